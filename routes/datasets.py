@@ -1,0 +1,24 @@
+"""The data `routes` ships: scenario files and the curated gazetteer (see geodata/README.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGED = Path(__file__).parent / "geodata"  # inside an installed wheel
+_SOURCE_TREE = Path(__file__).parent.parent / "geodata"  # in a checkout or editable install
+DATA_DIR: Path = _PACKAGED if _PACKAGED.is_dir() else _SOURCE_TREE
+
+
+def get_path(name: str) -> Path:
+    """Path of a bundled dataset: a scenario id (``"aleppo-2016-12"``) or ``"gazetteer"``."""
+    candidates = [DATA_DIR / "scenarios" / f"{name}.yaml", DATA_DIR / f"{name}.yaml"]
+    for path in candidates:
+        if path.is_file():
+            return path
+    raise ValueError(f"no bundled dataset named {name!r}; available: {', '.join(available())}")
+
+
+def available() -> list[str]:
+    """Names :func:`get_path` accepts."""
+    scenarios = sorted(p.stem for p in (DATA_DIR / "scenarios").glob("*.yaml"))
+    return [*scenarios, "gazetteer"]

