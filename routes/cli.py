@@ -27,12 +27,21 @@ app = typer.Typer(
 
 ScenarioOption = Annotated[
     str,
-    typer.Option("--scenario", "-s", help="Scenario YAML file, or the id of a bundled scenario."),
+    typer.Option(
+        "--scenario",
+        "-s",
+        metavar="FILE|ID",
+        help="Scenario YAML file, or the id of a bundled scenario.",
+    ),
 ]
 OsmOption = Annotated[
     Path | None,
-    typer.Option("--osm", help="Route on this OpenStreetMap XML extract (.osm) instead of the "
-                 "offline proxy network.", dir_okay=False),
+    typer.Option(
+        "--osm",
+        metavar="FILE",
+        help="Route on this OpenStreetMap XML extract (.osm) instead of the offline proxy network.",
+        dir_okay=False,
+    ),
 ]
 
 
@@ -61,8 +70,12 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def main(
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                          help="Show the version and exit.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Show the version and exit."
+        ),
+    ] = False,
 ) -> None:
     """Map forced displacement from the news: places, corridors and interactive maps."""
 
@@ -70,8 +83,16 @@ def main(
 @app.command("map")
 def map_command(
     scenario: ScenarioOption = settings.default_scenario,
-    output: Annotated[Path | None, typer.Option("--output", "-o", dir_okay=False,
-                                                help="HTML file to write [default: output/<scenario id>.html].")] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            dir_okay=False,
+            metavar="FILE",
+            help="HTML file to write [default: output/<scenario id>.html].",
+        ),
+    ] = None,
     osm: OsmOption = None,
 ) -> None:
     """Route the scenario's corridors and write an interactive HTML map; print its path."""
@@ -79,7 +100,10 @@ def map_command(
 
     with _user_errors():
         story, routed = _route(scenario, osm)
-        path = render.save(render.build_map(story, routed), output or settings.output_dir / f"{story.story.id}.html")
+        path = render.save(
+            render.build_map(story, routed),
+            output or settings.output_dir / f"{story.story.id}.html",
+        )
     typer.echo(str(path))
 
 
@@ -92,7 +116,14 @@ def corridors(
     """Route every corridor and print its length, travel time and the places it passes."""
     with _user_errors():
         _story, routed = _route(scenario, osm)
-    columns = ["corridor_id", "length_km", "travel_time_h", "passes", "network_source", "route_status"]
+    columns = [
+        "corridor_id",
+        "length_km",
+        "travel_time_h",
+        "passes",
+        "network_source",
+        "route_status",
+    ]
     records = routed[columns].astype(object).where(routed[columns].notna(), None).to_dict("records")
     if as_json:
         typer.echo(json.dumps(records, ensure_ascii=False, indent=2))
@@ -102,14 +133,22 @@ def corridors(
 
     table = Table("corridor", "km", "hours", "passes", "network_source", "route")
     for r in records:
-        table.add_row(r["corridor_id"], _fmt(r["length_km"]), _fmt(r["travel_time_h"]), r["passes"],
-                      r["network_source"], r["route_status"])
+        table.add_row(
+            r["corridor_id"],
+            _fmt(r["length_km"]),
+            _fmt(r["travel_time_h"]),
+            r["passes"],
+            r["network_source"],
+            r["route_status"],
+        )
     Console().print(table)
 
 
 @app.command()
 def geocode(
-    names: Annotated[list[str], typer.Argument(help="Place names, as a story writes them.")],
+    names: Annotated[
+        list[str], typer.Argument(metavar="NAME", help="Place names, as a story writes them.")
+    ],
     scenario: ScenarioOption = settings.default_scenario,
     offline: Annotated[bool, typer.Option("--offline", help="Never ask Nominatim.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
@@ -129,7 +168,9 @@ def geocode(
 
     table = Table("query", "matched", "lat", "lon", "source", "confidence")
     for m in matches:
-        table.add_row(m.query, m.name, f"{m.lat:.5f}", f"{m.lon:.5f}", m.source, f"{m.confidence:.2f}")
+        table.add_row(
+            m.query, m.name, f"{m.lat:.5f}", f"{m.lon:.5f}", m.source, f"{m.confidence:.2f}"
+        )
     Console().print(table)
 
 
@@ -141,9 +182,12 @@ def _route(scenario: str, osm: Path | None) -> tuple[Scenario, gpd.GeoDataFrame]
 
     story = scenario_module.load(scenario)
     if osm is None:
-        typer.secho("Routing on the offline proxy network (straight links between real places, "
-                    "assumed speed). For real roads pass an OpenStreetMap extract: --osm FILE.osm",
-                    fg=typer.colors.YELLOW, err=True)
+        typer.secho(
+            "Routing on the offline proxy network (straight links between real places, "
+            "assumed speed). For real roads pass an OpenStreetMap extract: --osm FILE.osm",
+            fg=typer.colors.YELLOW,
+            err=True,
+        )
     try:
         G = network.load(story, osm)
     except (ValueError, OSError, KeyError) as exc:
@@ -153,8 +197,11 @@ def _route(scenario: str, osm: Path | None) -> tuple[Scenario, gpd.GeoDataFrame]
     routed = corridors_module.route_corridors(G, story)
     for row in routed.itertuples():
         if row.route_status != "ok":
-            typer.secho(f"warning: corridor {row.corridor_id}: no route between its stops",
-                        fg=typer.colors.YELLOW, err=True)
+            typer.secho(
+                f"warning: corridor {row.corridor_id}: no route between its stops",
+                fg=typer.colors.YELLOW,
+                err=True,
+            )
     return story, routed
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -32,22 +33,33 @@ def route_corridors(
         )
         route = _route_through(G, [int(n) for n in nodes], weight)
         row = _describe(corridor, scenario, [p.name for p in places])
-        row.update(max_snap_m=round(float(max(snap_m)), 1), network_source=G.graph["network_source"])
+        row.update(
+            max_snap_m=round(float(max(snap_m)), 1), network_source=G.graph["network_source"]
+        )
         if route is None:
-            row.update(route_status="no_route", length_km=None, travel_time_h=None,
-                       passes="", geometry=None)
+            row.update(
+                route_status="no_route",
+                length_km=None,
+                travel_time_h=None,
+                passes="",
+                geometry=None,
+            )
         else:
             edges = ox.routing.route_to_gdf(G, route, weight=weight) if len(route) > 1 else None
             row.update(
                 route_status="ok",
-                length_km=round(float(edges["length"].sum()) / 1000, 2) if edges is not None else 0.0,
+                length_km=round(float(edges["length"].sum()) / 1000, 2)
+                if edges is not None
+                else 0.0,
                 travel_time_h=round(float(edges["travel_time"].sum()) / 3600, 2)
-                if edges is not None else 0.0,
+                if edges is not None
+                else 0.0,
                 passes=" → ".join(_named_nodes(G, route) or [p.name for p in places]),
                 geometry=_line(G, route, edges),
             )
         rows.append(row)
-    return gpd.GeoDataFrame(rows, geometry="geometry", crs="EPSG:4326")
+    routed = gpd.GeoDataFrame(rows, geometry="geometry", crs="EPSG:4326")
+    return routed.astype({kind: "Int64" for kind in FIGURE_COLUMNS})
 
 
 def _route_through(G: nx.MultiDiGraph, stops: list[int], weight: str) -> list[int] | None:
@@ -55,7 +67,7 @@ def _route_through(G: nx.MultiDiGraph, stops: list[int], weight: str) -> list[in
     import osmnx as ox
 
     route = [stops[0]]
-    for a, b in zip(stops, stops[1:], strict=False):
+    for a, b in pairwise(stops):
         if a == b:
             continue
         leg = ox.routing.shortest_path(G, a, b, weight=weight)

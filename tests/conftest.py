@@ -1,0 +1,53 @@
+"""Shared fixtures: the bundled scenario, its raw YAML, the facts file, and a CLI runner."""
+
+from __future__ import annotations
+
+import copy
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from routes import datasets, scenario
+
+#: The facts and the story live beside the repository, never inside it.
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+FACTS = SHARED / "facts" / "aleppo-2016-12.md"
+ARTICLE = SHARED / "articles" / "cnn-2016-12-15-aleppo-evacuation.txt"
+
+
+@pytest.fixture(scope="session")
+def aleppo() -> scenario.Scenario:
+    return scenario.load("aleppo-2016-12")
+
+
+@pytest.fixture
+def aleppo_raw() -> dict[str, Any]:
+    """The bundled scenario as plain data, for tests that break it on purpose."""
+    raw = yaml.safe_load(datasets.get_path("aleppo-2016-12").read_text(encoding="utf-8"))
+    return copy.deepcopy(raw)
+
+
+@pytest.fixture(scope="session")
+def facts() -> dict[str, tuple[float, float]]:
+    """``id → (lat, lon)`` from the Places table of the shared facts file."""
+    rows = re.findall(
+        r"^\| ([a-z-]+) \|[^|]*\|[^|]*\| ([\d.]+) \| ([\d.]+) \|",
+        FACTS.read_text(),
+        flags=re.MULTILINE,
+    )
+    assert len(rows) >= 20, f"could not read the places table in {FACTS}"
+    return {pid: (float(lat), float(lon)) for pid, lat, lon in rows}
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def write_yaml(path: Path, data: dict[str, Any]) -> Path:
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return path

@@ -1,0 +1,44 @@
+"""The command line as a user meets it: help, version, start-up cost."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from routes import __version__
+from routes.cli import app
+
+
+@pytest.mark.parametrize("command", [[], ["map"], ["corridors"], ["geocode"]])
+def test_help_on_every_command(command: list[str], runner: Any) -> None:
+    result = runner.invoke(app, [*command, "--help"], prog_name="routes")
+    assert result.exit_code == 0
+    assert "Usage: routes" in result.stdout
+
+
+def test_version(runner: Any) -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.stdout.strip() == f"routes {__version__}"
+
+
+def test_help_does_not_import_heavy_libraries() -> None:
+    """`routes --help` must answer at once: no osmnx, geopandas or folium behind it."""
+    code = (
+        "import sys\nfrom routes.cli import app\n"
+        "try:\n    app(['--help'])\nexcept SystemExit:\n    pass\n"
+        "print('LOADED', sorted(m for m in ('osmnx', 'geopandas', 'folium', 'pandas', 'pydantic')"
+        " if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "LOADED []" in out.stdout
+
+
+def test_missing_osm_file(runner: Any, tmp_path: Any) -> None:
+    out = tmp_path / "m.html"
+    result = runner.invoke(app, ["map", "--osm", str(tmp_path / "nope.osm"), "--output", str(out)])
+    assert result.exit_code == 2
+    assert "nope.osm" in result.stderr and "Traceback" not in result.output
+    assert not out.exists()

@@ -1,0 +1,102 @@
+"""The map page as written: layers, escaping, reproducibility, size (the browser tests open it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import write_yaml
+
+from routes import render
+from routes.cli import app
+
+HOSTILE = {
+    "script": "<script>alert(1)</script>",
+    "template": "x`${alert(2)}`y",
+    "backslash": "back\\slash` and </script><img src=x onerror=alert(3)>",
+}
+
+
+@pytest.fixture(scope="module")
+def aleppo_html(tmp_path_factory: pytest.TempPathFactory) -> str:
+    from typer.testing import CliRunner
+
+    out = tmp_path_factory.mktemp("map") / "aleppo.html"
+    result = CliRunner().invoke(app, ["map", "--output", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == str(out)
+    return out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "layer",
+    [
+        "Places: origin",
+        "Places: besieged enclave",
+        "Places: destination",
+        "Places: border crossing",
+        "Places: documented waypoint",
+        "Places: town or city",
+        "Places: neighbourhood",
+        "Corridors (proxy network, not real roads)",
+        "Incidents",
+        "Areas",
+    ],
+)
+def test_every_layer_is_in_the_layer_control(aleppo_html: str, layer: str) -> None:
+    assert f'"{layer}" :' in aleppo_html
+
+
+def test_map_content(aleppo_html: str) -> None:
+    assert "Evacuation of eastern Aleppo" in aleppo_html and "15 December 2016" in aleppo_html
+    assert "Marianne Gasser" in aleppo_html and "about 3,000 people" in aleppo_html
+    assert "Dr Hamza al-Khateab" in aleppo_html
+    assert "OpenStreetMap" in aleppo_html and "GeoNames (CC BY 4.0)" in aleppo_html
+    assert "proxy network" in aleppo_html
+    for asset in ("bootstrap", "font-awesome", "fontawesome", "awesome-markers"):
+        assert asset not in aleppo_html, f"{asset} is loaded but nothing uses it"
+
+
+def test_same_inputs_same_bytes(aleppo_html: str, tmp_path: Path, runner: Any) -> None:
+    again = tmp_path / "again.html"
+    assert runner.invoke(app, ["map", "--output", str(again)]).exit_code == 0
+    assert again.read_text(encoding="utf-8") == aleppo_html
+
+
+def test_map_is_small(aleppo_html: str) -> None:
+    assert len(aleppo_html.encode()) < 1_500_000
+
+
+def test_default_output_path(tmp_path: Path, runner: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["map"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == str(Path("output") / "aleppo-2016-12.html")
+    assert (tmp_path / "output" / "aleppo-2016-12.html").stat().st_size > 10_000
+
+
+def test_escape() -> None:
+    escaped = render.escape("<a href='x'>`${y}`\\</a>")
+    assert not set("<>'\"`$\\") & set(escaped)
+    assert escaped == "&lt;a href=&#x27;x&#x27;&gt;&#96;&#36;{y}&#96;&#92;&lt;/a&gt;"
+
+
+def test_hostile_text_is_escaped_everywhere(
+    aleppo_raw: dict[str, Any], tmp_path: Path, runner: Any
+) -> None:
+    aleppo_raw["places"][1]["name"] = HOSTILE["script"]  # eastern Aleppo: labelled, in the legend
+    aleppo_raw["places"][0]["aliases"] = [HOSTILE["template"]]
+    aleppo_raw["corridors"][0]["name"] = HOSTILE["backslash"]
+    aleppo_raw["sources"][0]["title"] = HOSTILE["template"]
+    aleppo_raw["story"]["title"] = HOSTILE["script"]
+    aleppo_raw["incidents"][0]["description"] = HOSTILE["backslash"]
+    path = write_yaml(tmp_path / "hostile.yaml", aleppo_raw)
+    out = tmp_path / "hostile.html"
+    assert runner.invoke(app, ["map", "--scenario", str(path), "--output", str(out)]).exit_code == 0
+    page = out.read_text(encoding="utf-8")
+    for text in HOSTILE.values():
+        assert text not in page
+    assert "alert(1)" in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "${alert(2)}" not in page and "&#36;{alert(2)}" in page
+    assert "onerror=alert(3)&gt;" in page and "<img src=x" not in page

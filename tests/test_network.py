@@ -1,0 +1,104 @@
+"""The offline proxy network and corridors routed on it."""
+
+from __future__ import annotations
+
+import json
+from itertools import pairwise
+from typing import Any
+
+import networkx as nx
+import osmnx as ox
+import pytest
+from osmnx.distance import great_circle
+
+from routes import corridors, network, scenario
+from routes.cli import app
+
+
+@pytest.fixture(scope="module")
+def proxy(aleppo: scenario.Scenario) -> nx.MultiDiGraph:
+    return network.proxy_network(aleppo)
+
+
+def test_proxy_is_connected_and_labelled(proxy: nx.MultiDiGraph) -> None:
+    assert nx.is_strongly_connected(proxy)
+    assert proxy.graph["network_source"] == "proxy" and proxy.graph["crs"] == "EPSG:4326"
+    assert proxy.graph["circuity"] == network.CIRCUITY
+    assert len(proxy) > 50, "expected GeoNames towns around the scenario's places"
+
+
+def test_proxy_nodes_are_real_places(proxy: nx.MultiDiGraph, aleppo: scenario.Scenario) -> None:
+    place_ids = {d["place_id"] for _, d in proxy.nodes(data=True) if "place_id" in d}
+    assert place_ids == {p.id for p in aleppo.places if p.role != "country"}
+    others = [d for _, d in proxy.nodes(data=True) if "place_id" not in d]
+    assert others and all(d["source"].startswith("GeoNames ") for d in others)
+
+
+def test_proxy_edges_in_osmnx_schema(proxy: nx.MultiDiGraph) -> None:
+    speed_ms = network.PROXY_SPEED_KPH / 3.6
+    for u, v, d in proxy.edges(data=True):
+        gc = great_circle(
+            proxy.nodes[u]["y"], proxy.nodes[u]["x"], proxy.nodes[v]["y"], proxy.nodes[v]["x"]
+        )
+        assert d["length"] >= gc
+        assert d["length"] == pytest.approx(gc * network.CIRCUITY, abs=0.1)
+        assert d["travel_time"] == pytest.approx(d["length"] / speed_ms, abs=0.1)
+        assert d["highway"] == "proxy"
+    nodes, edges = ox.graph_to_gdfs(proxy)
+    assert len(nodes) == len(proxy) and len(edges) == proxy.number_of_edges()
+
+
+def test_long_links_only_where_needed(proxy: nx.MultiDiGraph) -> None:
+    longest = max(d["length"] for *_, d in proxy.edges(data=True)) / network.CIRCUITY
+    short = nx.MultiDiGraph(proxy)
+    short.remove_edges_from(
+        [
+            (u, v, k)
+            for u, v, k, d in proxy.edges(keys=True, data=True)
+            if d["length"] / network.CIRCUITY > network.PROXY_MAX_LINK_KM * 1000
+        ]
+    )
+    if longest > network.PROXY_MAX_LINK_KM * 1000:
+        assert not nx.is_strongly_connected(short), "a long link was kept that is not needed"
+
+
+@pytest.fixture(scope="module")
+def routed(proxy: nx.MultiDiGraph, aleppo: scenario.Scenario) -> Any:
+    return corridors.route_corridors(proxy, aleppo)
+
+
+def test_each_corridor_passes_its_waypoints_in_order(
+    routed: Any, proxy: nx.MultiDiGraph, aleppo: scenario.Scenario
+) -> None:
+    assert list(routed["corridor_id"]) == [c.id for c in aleppo.corridors]
+    for corridor, row in zip(aleppo.corridors, routed.itertuples(), strict=True):
+        assert row.route_status == "ok" and row.network_source == "proxy"
+        coords = list(row.geometry.coords)
+        stops = [aleppo.place(s) for s in corridor.stops]
+        positions = [coords.index((p.lon, p.lat)) for p in stops]
+        assert positions == sorted(positions), f"{corridor.id} visits its stops out of order"
+        assert positions[0] == 0 and positions[-1] == len(coords) - 1
+
+
+def test_corridor_lengths_and_times(routed: Any, aleppo: scenario.Scenario) -> None:
+    for corridor, row in zip(aleppo.corridors, routed.itertuples(), strict=True):
+        stops = [aleppo.place(s) for s in corridor.stops]
+        crow = sum(great_circle(a.lat, a.lon, b.lat, b.lon) for a, b in pairwise(stops))
+        assert row.length_km * 1000 >= crow * network.CIRCUITY - 10
+        assert row.travel_time_h == pytest.approx(row.length_km / network.PROXY_SPEED_KPH, abs=0.02)
+    people = routed.set_index("corridor_id")["people"]
+    assert people["eastern-aleppo-to-idlib"] == 3000
+    assert people.isna()["foua-kafriya-to-aleppo"]
+
+
+def test_cli_corridors(runner: Any) -> None:
+    result = runner.invoke(app, ["corridors", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert {r["network_source"] for r in rows} == {"proxy"}
+    assert all(r["length_km"] > 10 and r["travel_time_h"] > 0 for r in rows)
+    assert "Khan al-Asal" in rows[0]["passes"]
+    assert "proxy network" in result.stderr and "--osm" in result.stderr
+    table = runner.invoke(app, ["corridors"], env={"COLUMNS": "250"})
+    assert table.exit_code == 0 and "eastern-aleppo-to-idlib" in table.stdout
+    assert "proxy" in table.stdout
