@@ -6,8 +6,9 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -15,6 +16,7 @@ from routes import __version__, settings
 
 if TYPE_CHECKING:
     import geopandas as gpd
+    import networkx as nx
 
     from routes.scenario import Scenario
 
@@ -24,6 +26,10 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
 )
+network_app = typer.Typer(
+    help="Fetch and inspect the road network a scenario routes on.", no_args_is_help=True
+)
+app.add_typer(network_app, name="network")
 
 ScenarioOption = Annotated[
     str,
@@ -39,10 +45,46 @@ OsmOption = Annotated[
     typer.Option(
         "--osm",
         metavar="FILE",
-        help="Route on this OpenStreetMap XML extract (.osm) instead of the offline proxy network.",
         dir_okay=False,
+        help="Route on this OpenStreetMap file (.osm, .osm.bz2, .osm.gz, .osm.pbf).",
     ),
 ]
+NetworkOption = Annotated[
+    str,
+    typer.Option(
+        "--network",
+        metavar="auto|osm|proxy",
+        help="auto: OSM file, stored extract, download, else proxy. osm: OSM or fail. "
+        "proxy: the offline proxy network.",
+    ),
+]
+OfflineOption = Annotated[bool, typer.Option("--offline", help="Never download (Overpass).")]
+WeightOption = Annotated[
+    str, typer.Option("--weight", metavar="travel_time|length", help="What routes minimise.")
+]
+AlternativesOption = Annotated[
+    int,
+    typer.Option(
+        "--alternatives",
+        min=0,
+        max=10,
+        metavar="K",
+        help="Also find up to K alternative routes per corridor.",
+    ),
+]
+AvoidOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--avoid",
+        metavar="FILE",
+        dir_okay=False,
+        help="GeoJSON polygons (front lines, closed areas): routes do not enter them.",
+    ),
+]
+StrictOption = Annotated[
+    bool, typer.Option("--strict", help="Exit 1 when a corridor has no route.")
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 
 class UsageError(Exception):
@@ -53,13 +95,18 @@ class UsageError(Exception):
 def _user_errors() -> Iterator[None]:
     """Turn input problems into one red line and exit code 2."""
     from routes.geocode import UnknownPlaceError
+    from routes.network import NetworkError
     from routes.scenario import ScenarioError
 
     try:
         yield
-    except (ScenarioError, UnknownPlaceError, UsageError, FileNotFoundError) as exc:
-        typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
+    except (ScenarioError, UnknownPlaceError, UsageError, NetworkError, FileNotFoundError) as exc:
+        _say(f"error: {exc}", typer.colors.RED)
         raise typer.Exit(2) from None
+
+
+def _say(message: str, colour: str = typer.colors.YELLOW) -> None:
+    typer.secho(message, fg=colour, err=True)
 
 
 def _version(value: bool) -> None:
@@ -80,6 +127,62 @@ def main(
     """Map forced displacement from the news: places, corridors and interactive maps."""
 
 
+@dataclass
+class Run:
+    """A scenario routed on a network: what every command that routes starts from."""
+
+    scenario: Scenario
+    network: nx.MultiDiGraph
+    corridors: gpd.GeoDataFrame
+    alternatives: gpd.GeoDataFrame | None
+
+
+def _route(
+    scenario: str,
+    *,
+    osm: Path | None,
+    network: str,
+    offline: bool,
+    weight: str,
+    alternatives: int = 0,
+    avoid: Path | None = None,
+    strict: bool = False,
+) -> Run:
+    """Load, pick the network, route; say what was assumed, warn about snaps and gaps."""
+    from routes import corridors
+    from routes import network as networks
+    from routes import scenario as scenarios
+
+    if weight not in ("travel_time", "length"):
+        raise UsageError(f"--weight must be travel_time or length, not {weight!r}")
+    story = scenarios.load(scenario)
+    G = networks.choose(
+        story,
+        osm=osm,
+        network=network,
+        offline=offline,
+        say=_say,
+    )
+    routed = corridors.route_corridors(G, story, weight=weight, avoid=avoid)
+    extra = (
+        corridors.alternative_routes(G, story, alternatives, weight=weight, avoid=avoid)
+        if alternatives
+        else None
+    )
+    for row in routed.itertuples():
+        if row.route_status != "ok":
+            _say(f"warning: corridor {row.corridor_id}: no route ({row.no_route_reason})")
+        elif row.max_snap_m > corridors.SNAP_WARNING_M:
+            _say(
+                f"warning: corridor {row.corridor_id}: a stop is {row.max_snap_m / 1000:.1f} km "
+                "from the nearest road node; the network may not cover it"
+            )
+    if strict and (routed["route_status"] != "ok").any():
+        _say("error: --strict: some corridors have no route", typer.colors.RED)
+        raise typer.Exit(1)
+    return Run(story, G, routed, extra)
+
+
 @app.command("map")
 def map_command(
     scenario: ScenarioOption = settings.default_scenario,
@@ -94,16 +197,29 @@ def map_command(
         ),
     ] = None,
     osm: OsmOption = None,
+    network: NetworkOption = "auto",
+    offline: OfflineOption = False,
+    weight: WeightOption = "travel_time",
+    alternatives: AlternativesOption = 0,
+    avoid: AvoidOption = None,
+    strict: StrictOption = False,
 ) -> None:
     """Route the scenario's corridors and write an interactive HTML map; print its path."""
     from routes import render
 
     with _user_errors():
-        story, routed = _route(scenario, osm)
-        path = render.save(
-            render.build_map(story, routed),
-            output or settings.output_dir / f"{story.story.id}.html",
+        run = _route(
+            scenario,
+            osm=osm,
+            network=network,
+            offline=offline,
+            weight=weight,
+            alternatives=alternatives,
+            avoid=avoid,
+            strict=strict,
         )
+        page = render.build_map(run.scenario, run.corridors, alternatives=run.alternatives)
+        path = render.save(page, output or settings.output_dir / f"{run.scenario.story.id}.html")
     typer.echo(str(path))
 
 
@@ -111,37 +227,101 @@ def map_command(
 def corridors(
     scenario: ScenarioOption = settings.default_scenario,
     osm: OsmOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    network: NetworkOption = "auto",
+    offline: OfflineOption = False,
+    weight: WeightOption = "travel_time",
+    alternatives: AlternativesOption = 0,
+    avoid: AvoidOption = None,
+    strict: StrictOption = False,
+    as_json: JsonOption = False,
 ) -> None:
-    """Route every corridor and print its length, travel time and the places it passes."""
+    """Route every corridor; print length, travel time, road mix and the places it passes."""
     with _user_errors():
-        _story, routed = _route(scenario, osm)
+        run = _route(
+            scenario,
+            osm=osm,
+            network=network,
+            offline=offline,
+            weight=weight,
+            alternatives=alternatives,
+            avoid=avoid,
+            strict=strict,
+        )
     columns = [
         "corridor_id",
         "length_km",
         "travel_time_h",
+        "highway_share",
+        "roads",
         "passes",
+        "max_snap_m",
         "network_source",
         "route_status",
+        "no_route_reason",
     ]
-    records = routed[columns].astype(object).where(routed[columns].notna(), None).to_dict("records")
+    records = _records(run.corridors[columns])
+    if run.alternatives is not None:
+        alts = _records(run.alternatives.drop(columns="geometry"))
+        for record in records:
+            record["alternatives"] = [a for a in alts if a["corridor_id"] == record["corridor_id"]]
     if as_json:
         typer.echo(json.dumps(records, ensure_ascii=False, indent=2))
         return
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table("corridor", "km", "hours", "passes", "network_source", "route")
+    _table(
+        ["corridor", "km", "hours", "road mix", "passes", "network_source", "route"],
+        [
+            [
+                r["corridor_id"],
+                _fmt(r["length_km"]),
+                _fmt(r["travel_time_h"]),
+                r["highway_share"],
+                r["passes"],
+                r["network_source"],
+                r["route_status"],
+            ]
+            for r in records
+        ],
+    )
     for r in records:
-        table.add_row(
-            r["corridor_id"],
-            _fmt(r["length_km"]),
-            _fmt(r["travel_time_h"]),
-            r["passes"],
-            r["network_source"],
-            r["route_status"],
+        for a in r.get("alternatives", []):
+            typer.echo(
+                f"  {r['corridor_id']} alternative {a['rank']}: {a['length_km']:.1f} km, "
+                f"{a['travel_time_h']:.2f} h (+{a['extra_cost_pct']:.0f}%), "
+                f"{a['differs_share']:.0%} different"
+            )
+
+
+@app.command()
+def export(
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", metavar="gpkg|geojson|kml|csv", help="File format.")
+    ] = "gpkg",
+    scenario: ScenarioOption = settings.default_scenario,
+    output: Annotated[
+        Path,
+        typer.Option(
+            "--output", "-o", file_okay=False, metavar="DIR", help="Folder to write into."
+        ),
+    ] = settings.output_dir,
+    osm: OsmOption = None,
+    network: NetworkOption = "auto",
+    offline: OfflineOption = False,
+    weight: WeightOption = "travel_time",
+    avoid: AvoidOption = None,
+) -> None:
+    """Write places, corridors (every attribute) and the network used; print the file paths."""
+    from routes import export as exports
+
+    with _user_errors():
+        if fmt not in exports.FORMATS:
+            raise UsageError(f"--format must be one of {', '.join(exports.FORMATS)}, not {fmt!r}")
+        run = _route(
+            scenario, osm=osm, network=network, offline=offline, weight=weight, avoid=avoid
         )
-    Console().print(table)
+        layers = exports.layers(run.scenario, run.corridors, run.network)
+        paths = exports.write(layers, fmt, output, run.scenario.story.id)
+    for path in paths:
+        typer.echo(str(path))
 
 
 @app.command()
@@ -151,58 +331,89 @@ def geocode(
     ],
     scenario: ScenarioOption = settings.default_scenario,
     offline: Annotated[bool, typer.Option("--offline", help="Never ask Nominatim.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Resolve names: the scenario's places, the curated gazetteer, GeoNames, then Nominatim."""
-    from routes import scenario as scenario_module
+    from routes import scenario as scenarios
     from routes.geocode import Geocoder
 
     with _user_errors():
-        geocoder = Geocoder.for_scenario(scenario_module.load(scenario))
+        geocoder = Geocoder.for_scenario(scenarios.load(scenario))
         matches = [geocoder.resolve(name, offline=offline) for name in names]
     if as_json:
         typer.echo(json.dumps([m.as_dict() for m in matches], ensure_ascii=False, indent=2))
         return
+    _table(
+        ["query", "matched", "lat", "lon", "source", "confidence"],
+        [
+            [m.query, m.name, f"{m.lat:.5f}", f"{m.lon:.5f}", m.source, f"{m.confidence:.2f}"]
+            for m in matches
+        ],
+    )
+
+
+@network_app.command("fetch")
+def network_fetch(scenario: ScenarioOption = settings.default_scenario) -> None:
+    """Download the scenario's region from Overpass as of the story's date; store it."""
+    from routes import network as networks
+    from routes import scenario as scenarios
+
+    with _user_errors():
+        story = scenarios.load(scenario)
+        G = networks.fetch(story)
+    typer.echo(str(networks.extract_path(story)))
+    _say(
+        f"{G.number_of_nodes():,} nodes, {G.number_of_edges():,} edges, "
+        f"OpenStreetMap as of {story.story.date}",
+        typer.colors.GREEN,
+    )
+
+
+@network_app.command("info")
+def network_info(
+    scenario: ScenarioOption = settings.default_scenario,
+    osm: OsmOption = None,
+    network: NetworkOption = "auto",
+    offline: OfflineOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Which network a run would use: source, OSM date, node and edge counts, bounding box."""
+    from routes import network as networks
+    from routes import scenario as scenarios
+
+    with _user_errors():
+        story = scenarios.load(scenario)
+        G = networks.choose(
+            story,
+            osm=osm,
+            network=network,
+            offline=offline,
+            say=_say,
+        )
+        facts = networks.info(G)
+    if as_json:
+        typer.echo(json.dumps(facts, ensure_ascii=False, indent=2))
+        return
+    for key, value in facts.items():
+        typer.echo(f"{key:15} {value if value is not None else '—'}")
+
+
+def _records(frame: Any) -> list[dict[str, Any]]:
+    """Rows as JSON-ready dicts: missing values become None."""
+    records: list[dict[str, Any]] = (
+        frame.astype(object).where(frame.notna(), None).to_dict("records")
+    )
+    return records
+
+
+def _table(header: list[str], rows: list[list[str]]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table("query", "matched", "lat", "lon", "source", "confidence")
-    for m in matches:
-        table.add_row(
-            m.query, m.name, f"{m.lat:.5f}", f"{m.lon:.5f}", m.source, f"{m.confidence:.2f}"
-        )
+    table = Table(*header)
+    for row in rows:
+        table.add_row(*row)
     Console().print(table)
-
-
-def _route(scenario: str, osm: Path | None) -> tuple[Scenario, gpd.GeoDataFrame]:
-    """Load the scenario, pick the network, route every corridor; warn about what was assumed."""
-    from routes import corridors as corridors_module
-    from routes import network
-    from routes import scenario as scenario_module
-
-    story = scenario_module.load(scenario)
-    if osm is None:
-        typer.secho(
-            "Routing on the offline proxy network (straight links between real places, "
-            "assumed speed). For real roads pass an OpenStreetMap extract: --osm FILE.osm",
-            fg=typer.colors.YELLOW,
-            err=True,
-        )
-    try:
-        G = network.load(story, osm)
-    except (ValueError, OSError, KeyError) as exc:
-        if isinstance(exc, FileNotFoundError):
-            raise
-        raise UsageError(f"cannot read the OSM file {osm}: {exc}") from None
-    routed = corridors_module.route_corridors(G, story)
-    for row in routed.itertuples():
-        if row.route_status != "ok":
-            typer.secho(
-                f"warning: corridor {row.corridor_id}: no route between its stops",
-                fg=typer.colors.YELLOW,
-                err=True,
-            )
-    return story, routed
 
 
 def _fmt(value: float | None) -> str:

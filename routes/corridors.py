@@ -1,8 +1,16 @@
-"""Corridors as routes: each from its origin through its documented waypoints, in order."""
+"""Corridors as routes: each from its origin through its documented waypoints, in order.
+
+Stops snap to the nearest node of the network's largest strongly connected
+component (so every stop can reach every other). A corridor whose stops cannot
+be joined is kept, marked ``no_route`` with the reason.
+"""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from dataclasses import dataclass
 from itertools import pairwise
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -13,57 +21,158 @@ if TYPE_CHECKING:
 
 FIGURE_COLUMNS = ("people", "wounded", "buses", "ambulances")
 
+#: A stop further than this from its snapped node gets a warning, metres.
+SNAP_WARNING_M = 2000.0
+
+#: An alternative must leave this share of its length off every route already kept.
+MIN_DIFFERENCE = 0.2
+
+#: Loopless paths examined per leg when looking for alternatives (Yen's algorithm).
+CANDIDATES_PER_LEG = 40
+
+
+@dataclass(frozen=True)
+class Snap:
+    """Where each stop of a corridor joined the network."""
+
+    nodes: list[int]
+    distances_m: list[float]
+
 
 def route_corridors(
-    G: nx.MultiDiGraph, scenario: Scenario, *, weight: str = "travel_time"
+    G: nx.MultiDiGraph,
+    scenario: Scenario,
+    *,
+    weight: str = "travel_time",
+    avoid: str | Path | None = None,
 ) -> gpd.GeoDataFrame:
-    """One row per corridor: its route geometry, length, travel time and the story's figures.
-
-    A corridor whose stops cannot all be joined is kept with ``route_status``
-    ``"no_route"`` and an empty geometry.
-    """
+    """One row per corridor: route, length, travel time, road mix and the story's figures."""
     import geopandas as gpd
-    import osmnx as ox
 
+    core, roads = _core_and_roads(G, avoid)
     rows = []
     for corridor in scenario.corridors:
-        places = [scenario.place(stop) for stop in corridor.stops]
-        nodes, snap_m = ox.distance.nearest_nodes(
-            G, [p.lon for p in places], [p.lat for p in places], return_dist=True
-        )
-        route = _route_through(G, [int(n) for n in nodes], weight)
-        row = _describe(corridor, scenario, [p.name for p in places])
-        row.update(
-            max_snap_m=round(float(max(snap_m)), 1), network_source=G.graph["network_source"]
-        )
+        snap = snap_stops(core, scenario, corridor)
+        route, gap = _route_through(roads, snap.nodes, weight)
+        if route is None:
+            names = _stop_names(scenario, corridor)
+            a, b = (names[snap.nodes.index(n)] for n in gap)
+            reason = f"no path from {a} to {b}" + (" outside the areas to avoid" if avoid else "")
+        row = _describe(corridor, scenario)
+        row["max_snap_m"] = round(max(snap.distances_m), 1)
+        row["network_source"] = G.graph["network_source"]
         if route is None:
             row.update(
                 route_status="no_route",
+                no_route_reason=reason,
                 length_km=None,
                 travel_time_h=None,
                 passes="",
+                highway_share="",
+                roads="",
                 geometry=None,
             )
         else:
-            edges = ox.routing.route_to_gdf(G, route, weight=weight) if len(route) > 1 else None
-            row.update(
-                route_status="ok",
-                length_km=round(float(edges["length"].sum()) / 1000, 2)
-                if edges is not None
-                else 0.0,
-                travel_time_h=round(float(edges["travel_time"].sum()) / 3600, 2)
-                if edges is not None
-                else 0.0,
-                passes=" → ".join(_named_nodes(G, route) or [p.name for p in places]),
-                geometry=_line(G, route, edges),
+            row.update(route_status="ok", no_route_reason="", **_measure(roads, route, weight))
+            row["passes"] = " → ".join(
+                _named_nodes(roads, route) or _stop_names(scenario, corridor)
             )
         rows.append(row)
     routed = gpd.GeoDataFrame(rows, geometry="geometry", crs="EPSG:4326")
     return routed.astype({kind: "Int64" for kind in FIGURE_COLUMNS})
 
 
-def _route_through(G: nx.MultiDiGraph, stops: list[int], weight: str) -> list[int] | None:
-    """Shortest path visiting ``stops`` in order, or None if a leg has no path."""
+def alternative_routes(
+    G: nx.MultiDiGraph,
+    scenario: Scenario,
+    k: int,
+    *,
+    weight: str = "travel_time",
+    avoid: str | Path | None = None,
+) -> gpd.GeoDataFrame:
+    """Up to ``k`` alternatives per corridor, each differing from all kept routes.
+
+    Candidates are the loopless k-shortest paths of each leg (Yen's algorithm,
+    through ``osmnx.routing.k_shortest_paths``) spliced into the best route,
+    taken in order of total ``weight``. A candidate is kept when at least
+    :data:`MIN_DIFFERENCE` of its length lies off every route kept before it.
+    """
+    import geopandas as gpd
+
+    core, roads = _core_and_roads(G, avoid)
+    rows = []
+    for corridor in scenario.corridors:
+        snap = snap_stops(core, scenario, corridor)
+        best, _gap = _route_through(roads, snap.nodes, weight)
+        if best is None:
+            continue
+        kept = [best]
+        for route in _candidates(roads, snap.nodes, weight):
+            if len(kept) > k:
+                break
+            if all(_difference(roads, route, other) >= MIN_DIFFERENCE for other in kept):
+                kept.append(route)
+        best_cost = _cost(roads, best, weight)
+        for rank, route in enumerate(kept[1:], start=1):
+            measures = _measure(roads, route, weight)
+            rows.append(
+                {
+                    "corridor_id": corridor.id,
+                    "name": corridor.name,
+                    "rank": rank,
+                    "extra_cost_pct": round(100 * (_cost(roads, route, weight) / best_cost - 1), 1),
+                    "differs_share": round(
+                        min(_difference(roads, route, other) for other in kept[:rank]),
+                        3,
+                    ),
+                    "network_source": G.graph["network_source"],
+                    **measures,
+                }
+            )
+    columns = [
+        "corridor_id",
+        "name",
+        "rank",
+        "extra_cost_pct",
+        "differs_share",
+        "network_source",
+        "length_km",
+        "travel_time_h",
+        "highway_share",
+        "roads",
+        "geometry",
+    ]
+    return gpd.GeoDataFrame(rows, columns=columns, geometry="geometry", crs="EPSG:4326")
+
+
+def snap_stops(core: nx.MultiDiGraph, scenario: Scenario, corridor: Corridor) -> Snap:
+    """Nearest node of ``core`` for each stop of the corridor, and how far away it is."""
+    import osmnx as ox
+
+    places = [scenario.place(stop) for stop in corridor.stops]
+    nodes, dist = ox.distance.nearest_nodes(
+        core, [p.lon for p in places], [p.lat for p in places], return_dist=True
+    )
+    return Snap([int(n) for n in nodes], [float(d) for d in dist])
+
+
+def _core_and_roads(
+    G: nx.MultiDiGraph, avoid: str | Path | None
+) -> tuple[nx.MultiDiGraph, nx.MultiDiGraph]:
+    """Where stops snap (the largest strongly connected component, in which every node
+    reaches every other) and what routes use (the same, less the areas to avoid)."""
+    import osmnx as ox
+
+    from routes.network import avoiding
+
+    core = ox.truncate.largest_component(G, strongly=True)
+    return core, avoiding(core, avoid) if avoid is not None else core
+
+
+def _route_through(
+    G: nx.MultiDiGraph, stops: list[int], weight: str
+) -> tuple[list[int] | None, tuple[int, int]]:
+    """Shortest path visiting ``stops`` in order; or None and the first leg without a path."""
     import osmnx as ox
 
     route = [stops[0]]
@@ -72,19 +181,108 @@ def _route_through(G: nx.MultiDiGraph, stops: list[int], weight: str) -> list[in
             continue
         leg = ox.routing.shortest_path(G, a, b, weight=weight)
         if leg is None:
-            return None
+            return None, (a, b)
         route += leg[1:]
-    return route
+    return route, (-1, -1)
 
 
-def _describe(corridor: Corridor, scenario: Scenario, stop_names: list[str]) -> dict[str, Any]:
-    """The corridor's own attributes, flattened for a table or a map popup."""
+def _candidates(G: nx.MultiDiGraph, stops: list[int], weight: str) -> list[list[int]]:
+    """Whole routes with one leg swapped for one of its k-shortest paths, cheapest first."""
+    import osmnx as ox
+
+    legs = [(a, b) for a, b in pairwise(stops) if a != b]
+    best = []
+    for a, b in legs:
+        path = ox.routing.shortest_path(G, a, b, weight=weight)
+        if path is None:
+            return []
+        best.append(path)
+    routes = []
+    for i, (a, b) in enumerate(legs):
+        for path in ox.routing.k_shortest_paths(G, a, b, CANDIDATES_PER_LEG, weight=weight):
+            if path == best[i]:
+                continue
+            spliced = [*best[:i], path, *best[i + 1 :]]
+            routes.append([stops[0], *(n for leg in spliced for n in leg[1:])])
+    return sorted(routes, key=lambda route: _cost(G, route, weight))
+
+
+def _edge(G: nx.MultiDiGraph, u: int, v: int, weight: str) -> dict[str, Any]:
+    """The cheapest of the parallel edges u→v, as osmnx's routing picks it."""
+    return min(G[u][v].values(), key=lambda data: data[weight])
+
+
+def _cost(G: nx.MultiDiGraph, route: list[int], weight: str) -> float:
+    return float(sum(_edge(G, u, v, weight)[weight] for u, v in pairwise(route)))
+
+
+def _difference(G: nx.MultiDiGraph, route: list[int], other: list[int]) -> float:
+    """Share of ``route``'s length on edges that ``other`` does not use."""
+    other_edges = set(pairwise(other))
+    lengths = [(uv, _edge(G, *uv, "length")["length"]) for uv in pairwise(route)]
+    total = sum(length for _, length in lengths)
+    off = sum(length for uv, length in lengths if uv not in other_edges)
+    return off / total if total else 0.0
+
+
+def _measure(G: nx.MultiDiGraph, route: list[int], weight: str) -> dict[str, Any]:
+    """Length, travel time, road-class mix, road names and geometry of a node route."""
+    from shapely.geometry import LineString, Point
+
+    if len(route) == 1:
+        node = G.nodes[route[0]]
+        return {
+            "length_km": 0.0,
+            "travel_time_h": 0.0,
+            "highway_share": "",
+            "roads": "",
+            "geometry": Point(node["x"], node["y"]),
+        }
+    edges = [_edge(G, u, v, weight) for u, v in pairwise(route)]
+    length = sum(e["length"] for e in edges)
+    by_class: dict[str, float] = defaultdict(float)
+    roads: list[str] = []
+    coords: list[tuple[float, float]] = []
+    for (u, v), edge in zip(pairwise(route), edges, strict=True):
+        by_class[_first(edge.get("highway")) or "unknown"] += edge["length"]
+        for key in ("ref", "name"):
+            label = _first(edge.get(key))
+            if label and label not in roads:
+                roads.append(label)
+        points = (
+            list(edge["geometry"].coords)
+            if "geometry" in edge
+            else [(G.nodes[u]["x"], G.nodes[u]["y"]), (G.nodes[v]["x"], G.nodes[v]["y"])]
+        )
+        coords += points if not coords else points[1:]
+    shares = sorted(by_class.items(), key=lambda item: -item[1])
+    return {
+        "length_km": round(length / 1000, 2),
+        "travel_time_h": round(sum(e["travel_time"] for e in edges) / 3600, 2),
+        "highway_share": ", ".join(f"{cls} {share / length:.0%}" for cls, share in shares),
+        "roads": "; ".join(roads),
+        "geometry": LineString(coords),
+    }
+
+
+def _first(value: Any) -> str | None:
+    """osmnx keeps a list where simplification merged ways with different tags."""
+    if isinstance(value, list):
+        value = value[0] if value else None
+    return str(value) if value not in (None, "") else None
+
+
+def _describe(corridor: Corridor, scenario: Scenario) -> dict[str, Any]:
+    """The corridor's own attributes, flattened for a table, an export or a popup."""
+    names = _stop_names(scenario, corridor)
     row: dict[str, Any] = {
         "corridor_id": corridor.id,
         "name": corridor.name,
-        "origin": stop_names[0],
-        "destination": stop_names[-1],
-        "via": " → ".join(stop_names[1:-1]),
+        "origin": names[0],
+        "destination": names[-1],
+        "origin_id": corridor.origin,
+        "destination_id": corridor.destination,
+        "via": " → ".join(names[1:-1]),
         "date": corridor.date.isoformat(),
         "who": corridor.who or "",
         "status": corridor.status,
@@ -104,25 +302,15 @@ def _describe(corridor: Corridor, scenario: Scenario, stop_names: list[str]) -> 
     return row
 
 
+def _stop_names(scenario: Scenario, corridor: Corridor) -> list[str]:
+    return [scenario.place(stop).name for stop in corridor.stops]
+
+
 def _named_nodes(G: nx.MultiDiGraph, route: list[int]) -> list[str]:
+    """Names of the places a proxy route passes (OSM nodes have none)."""
     names: list[str] = []
     for node in route:
         name = G.nodes[node].get("name")
         if isinstance(name, str) and (not names or names[-1] != name):
             names.append(name)
     return names
-
-
-def _line(G: nx.MultiDiGraph, route: list[int], edges: gpd.GeoDataFrame | None) -> Any:
-    """The route as one LineString, following edge geometry where the graph has it."""
-    from shapely.geometry import LineString, Point
-
-    if edges is None:
-        node = G.nodes[route[0]]
-        return Point(node["x"], node["y"])
-    coords: list[tuple[float, float]] = []
-    for geom in edges.geometry:
-        for xy in geom.coords:
-            if not coords or coords[-1] != xy:
-                coords.append(xy)
-    return LineString(coords)

@@ -172,23 +172,13 @@ def _nominatim(query: str) -> Match | None:
     import osmnx as ox
     import requests
 
-    configure_osmnx()
+    settings.configure_osmnx()
     try:
         lat, lon = ox.geocode(query)
     except (ox._errors.InsufficientResponseError, requests.RequestException) as exc:
         print(f"Nominatim: no answer for {query!r} ({type(exc).__name__})", file=sys.stderr)
         return None
     return Match(query, query, lat, lon, "Nominatim (OpenStreetMap contributors, ODbL)", 0.5)
-
-
-def configure_osmnx() -> None:
-    """Point osmnx's HTTP cache and User-Agent at ours (idempotent)."""
-    import osmnx as ox
-
-    ox.settings.cache_folder = settings.cache_dir / "osmnx"
-    ox.settings.use_cache = True
-    ox.settings.http_user_agent = settings.http_user_agent
-    ox.settings.requests_timeout = 30
 
 
 # --- GeoNames cities500, indexed once into SQLite so a lookup costs milliseconds ----------

