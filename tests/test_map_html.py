@@ -100,3 +100,30 @@ def test_hostile_text_is_escaped_everywhere(
     assert "alert(1)" in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "${alert(2)}" not in page and "&#36;{alert(2)}" in page
     assert "onerror=alert(3)&gt;" in page and "<img src=x" not in page
+
+
+def test_accessible_page(aleppo_html: str) -> None:
+    """Readers can zoom, the language is declared, and the corridors are there as text."""
+    assert "user-scalable=no" not in aleppo_html
+    assert '<html lang="en">' in aleppo_html
+    summary = aleppo_html.split('<section class="routes-summary"', 1)[1].split("</section>", 1)[0]
+    for name in ("Eastern Aleppo to Idlib province", "Al-Fu&#x27;ah and Kafriya"):
+        assert name in summary
+    assert "about 3,000 people according to Marianne Gasser" in summary
+    assert '<details class="routes-legend" open' in aleppo_html and "Okabe" in aleppo_html
+
+
+def test_legend_gives_the_width_scale(aleppo_html: str) -> None:
+    legend = aleppo_html.split('<details class="routes-legend"', 1)[1].split("</details>", 1)[0]
+    assert "3,000 people" in legend and "head count not reported" in legend
+    assert "under way" in legend
+
+
+def test_self_contained_page_links_nothing(tmp_path: Path, runner: Any) -> None:
+    out = tmp_path / "self.html"
+    result = runner.invoke(app, ["map", "--network", "proxy", "--self-contained", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    page = out.read_text(encoding="utf-8")
+    assert "<script src=" not in page and 'rel="stylesheet" href=' not in page
+    assert "L.version" in page or "leaflet" in page.lower()
+    assert "url(data:image/png;base64," in page  # leaflet's control images, inlined

@@ -14,7 +14,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff() -> None:
-    result = _run("ruff", "check", "routes", "tests")
+    result = _run("ruff", "check", "routes", "tests", "scripts", "benchmarks")
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -1,0 +1,237 @@
+"""What a newsroom map needs, checked in headless Chromium: the time control, the search box,
+the basemap switcher and its offline fall-back, keyboard access, the self-contained page with
+every request refused, and the PNG export."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import (
+    CHROMIUM_ARGS,
+    TILE_HOSTS,
+    CdnResolver,
+    MapPage,
+    open_map,
+    place_marker,
+)
+from PIL import Image
+from playwright.sync_api import Browser
+from typer.testing import CliRunner
+
+from routes import render
+from routes.cli import app
+
+TIMELINE_RING = render.OKABE_ITO["yellow"]
+
+
+def _map(tmp: Path, *extra: str, name: str = "map.html") -> Path:
+    out = tmp / name
+    result = CliRunner().invoke(app, ["map", "--network", "proxy", "--output", str(out), *extra])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture(scope="module")
+def page(
+    browser: Browser,
+    tmp_path_factory: pytest.TempPathFactory,
+    cdn_assets: CdnResolver,
+) -> Iterator[MapPage]:
+    view = open_map(browser, _map(tmp_path_factory.mktemp("features")), cdn_assets)
+    yield view
+    view.close()
+
+
+def _rings(view: MapPage) -> int:
+    return int(
+        view.page.evaluate(
+            "c => [...document.querySelectorAll('path')]"
+            ".filter(p => p.getAttribute('stroke') === c).length",
+            TIMELINE_RING,
+        )
+    )
+
+
+def test_time_control_steps_through_the_dated_events(page: MapPage) -> None:
+    slider = page.page.locator("input.time-slider")
+    start, end = int(slider.get_attribute("min") or 0), int(slider.get_attribute("max") or 0)
+    assert end > start
+    events = _rings(page)
+    assert events == 4  # three departures and the incident, all on 15 December
+    assert page.page.locator("output.time-text").inner_text() == "2016-12-15"
+    set_value = "(s, v) => { s.value = v; s.dispatchEvent(new Event('input', {bubbles: true})); }"
+    slider.evaluate(set_value, str(end))
+    page.page.wait_for_timeout(200)
+    assert _rings(page) == 0, "after the story's last day nothing should be shown"
+    slider.evaluate(set_value, str(start))
+    page.page.wait_for_timeout(200)
+    assert _rings(page) == events
+
+
+def test_controls_are_there_and_reachable_by_keyboard(page: MapPage) -> None:
+    p = page.page
+    for selector in [
+        ".leaflet-control-zoom-fullscreen",
+        ".leaflet-control-measure",
+        ".leaflet-control-search input",
+        ".leaflet-control-minimap",
+        ".leaflet-control-scale",
+        ".leaflet-control-layers-base input",
+        ".leaflet-control-layers-overlays input",
+    ]:
+        assert p.locator(selector).count() > 0, selector
+    p.locator("body").focus()
+    reached = []
+    for _ in range(60):
+        p.keyboard.press("Tab")
+        reached.append(
+            p.evaluate(
+                "() => { const e = document.activeElement; return "
+                "(e.className || '') + ' ' + (e.tagName || '') + ' ' + "
+                "(e.getAttribute('type') || ''); }"
+            )
+        )
+    joined = "\n".join(reached)
+    for wanted in ["leaflet-control-zoom-in", "fullscreen", "search-input", "checkbox", "radio"]:
+        assert wanted in joined, f"{wanted} not reachable with Tab:\n{joined}"
+
+
+def test_search_box_finds_a_place(page: MapPage) -> None:
+    p = page.page
+    before = p.evaluate("() => Object.values(window).find(v => v instanceof L.Map).getCenter()")
+    p.locator(".leaflet-control-search input").press_sequentially("Kafr", delay=50)
+    tip = p.locator(".search-tip", has_text="Kafriya")
+    tip.wait_for(state="visible")
+    tip.click()
+    p.wait_for_timeout(800)
+    after = p.evaluate("() => Object.values(window).find(v => v instanceof L.Map).getCenter()")
+    assert after["lat"] == pytest.approx(35.98972, abs=0.005), (before, after)
+    assert after["lng"] == pytest.approx(36.67750, abs=0.005), (before, after)
+    p.evaluate(
+        "() => { const m = Object.values(window).find(v => v instanceof L.Map);"
+        " m.setView(...m.__testInitialView); }"
+    )
+
+
+def test_no_basemap_keeps_borders_and_roads(page: MapPage) -> None:
+    p = page.page
+    p.locator(".leaflet-control-layers-base label", has_text="No basemap").locator("input").check()
+    p.wait_for_timeout(300)
+    main_tiles = ".folium-map > .leaflet-map-pane > .leaflet-tile-pane img.leaflet-tile"
+    assert p.locator(main_tiles).count() == 0  # the minimap keeps its own
+    for layer in ("Country borders", "Proxy network links near the corridors"):
+        label = p.locator(".leaflet-control-layers-overlays label", has_text=layer)
+        assert label.locator("input").is_checked(), layer
+    assert p.locator(f"svg.leaflet-zoom-animated path[stroke='{render.BORDER_COLOUR}']").count() > 0
+    assert (
+        p.locator(f"svg.leaflet-zoom-animated path[stroke='{render.NETWORK_COLOUR}']").count() > 0
+    )
+    p.locator(".leaflet-control-layers-base label", has_text="OpenStreetMap").first.locator(
+        "input"
+    ).check()
+
+
+def test_self_contained_page_needs_no_request(
+    browser: Browser,
+    tmp_path: Path,
+) -> None:
+    html = _map(tmp_path, "--self-contained")
+    text = html.read_text(encoding="utf-8")
+    assert "<script src=" not in text and 'rel="stylesheet" href=' not in text
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    refused: list[str] = []
+    errors: list[str] = []
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    tab.on("dialog", lambda d: (errors.append(f"dialog {d.message}"), d.dismiss()))
+
+    def refuse(route: Any) -> None:
+        url = route.request.url
+        if url.startswith(("file:", "data:")):
+            route.continue_()
+        else:
+            refused.append(url)
+            route.abort()
+
+    tab.route("**/*", refuse)
+    tab.goto(html.as_uri())
+    tab.wait_for_function(
+        "() => typeof L === 'object' && document.querySelector('.routes-corridor')"
+    )
+    tab.wait_for_timeout(1000)
+    assert errors == []
+    assert refused, "the basemap should at least have been asked for"
+    assert {url.split("/")[2] for url in refused} <= TILE_HOSTS, refused
+    base = tab.locator(".leaflet-control-layers-base label", has_text="No basemap").locator("input")
+    assert base.is_checked(), "a failed tile should switch the map to the no-basemap view"
+    place_marker(tab, "Kafriya").click()
+    popup = tab.locator(".leaflet-popup-content")
+    popup.wait_for(state="visible")
+    assert "Besieged enclave" in popup.inner_text()
+    assert tab.locator("path.routes-corridor").count() == 3
+    context.close()
+
+
+def test_png_export(tmp_path: Path) -> None:
+    """In a process of its own, as a user runs it (this one already drives a browser)."""
+    png = tmp_path / "aleppo.png"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "routes",
+            "map",
+            "--network",
+            "proxy",
+            "-o",
+            str(tmp_path / "m.html"),
+            "--png",
+            str(png),
+            "--png-size",
+            "900x600",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    with Image.open(png) as image:
+        assert image.size == (900, 600)
+        rgb = image.convert("RGB")
+    colours = rgb.getcolors(900 * 600) or []
+    assert len(colours) > 50
+    blue = tuple(int(render.STATUS_COLOURS["under way"][i : i + 2], 16) for i in (1, 3, 5))
+    near_blue = sum(
+        n for n, px in colours if all(abs(a - b) < 40 for a, b in zip(px, blue, strict=True))
+    )
+    assert near_blue > 200, "the corridors' colour is missing from the PNG"
+
+
+def test_png_size_is_checked(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app,
+        [
+            "map",
+            "--network",
+            "proxy",
+            "-o",
+            str(tmp_path / "m.html"),
+            "--png",
+            str(tmp_path / "m.png"),
+            "--png-size",
+            "big",
+        ],
+    )
+    assert result.exit_code == 2 and "--png-size" in result.stderr
+    assert not (tmp_path / "m.html").exists()
+
+
+def test_page_chromium_args_match_the_project_rules() -> None:
+    from routes import settings
+
+    assert settings.chromium_args == CHROMIUM_ARGS

@@ -1,0 +1,99 @@
+"""The notebooks in notebooks/: committed without outputs, and they run top to bottom offline.
+
+Each notebook is executed as a reader would run it (a python3 kernel, the working
+folder being notebooks/), with one addition the committed file does not have: a
+first cell that makes every attempt to reach the network fail and records it, and
+a last one that fails the run if there was any. Offline is the point of these
+notebooks, even on a machine that happens to be online.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
+EXPECTED = {"01-places.ipynb", "02-corridors.ipynb", "03-your-own-story.ipynb"}
+
+#: Longest a single cell may run, seconds. A whole notebook takes seconds.
+CELL_TIMEOUT_S = 600
+
+#: Notebook metadata a committed notebook may carry, and cell metadata.
+NOTEBOOK_METADATA = {"kernelspec", "language_info"}
+CELL_METADATA = {"tags"}
+
+_BLOCK_NETWORK = """
+import socket as _socket
+
+_offline_attempts = []
+_local_hosts = {None, "", "localhost", "127.0.0.1", "::1"}
+_getaddrinfo, _connect = _socket.getaddrinfo, _socket.socket.connect
+
+
+def _blocked_getaddrinfo(host, *args, **kwargs):
+    if isinstance(host, bytes):
+        host = host.decode()
+    if host not in _local_hosts:
+        _offline_attempts.append(f"name lookup of {host}")
+        raise OSError(f"offline: the notebooks must not look up {host}")
+    return _getaddrinfo(host, *args, **kwargs)
+
+
+def _blocked_connect(self, address):
+    host = address[0] if isinstance(address, tuple) else None
+    if host is not None and host not in _local_hosts:
+        _offline_attempts.append(f"connection to {address}")
+        raise OSError(f"offline: the notebooks must not connect to {address}")
+    return _connect(self, address)
+
+
+_socket.getaddrinfo = _blocked_getaddrinfo
+_socket.socket.connect = _blocked_connect
+"""
+
+_CHECK_NETWORK = """
+assert not _offline_attempts, f"the notebook tried to reach the network: {_offline_attempts}"
+"""
+
+
+def test_the_notebooks_are_all_there() -> None:
+    assert {path.name for path in PATHS} >= EXPECTED
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda path: path.name)
+def test_committed_without_outputs(path: Path) -> None:
+    nb = nbformat.read(path, as_version=nbformat.NO_CONVERT)
+    nbformat.validate(nb)
+    assert nb.metadata.get("kernelspec", {}).get("name") == "python3"
+    assert set(nb.metadata) <= NOTEBOOK_METADATA, f"{path.name}: strip it (python -m nbstripout)"
+    for cell in nb.cells:
+        where = f"{path.name}, cell {cell.get('id')}"
+        assert set(cell.metadata) <= CELL_METADATA, f"{where}: metadata {dict(cell.metadata)}"
+        if cell.cell_type == "code":
+            assert cell.outputs == [], f"{where} has outputs: strip them (python -m nbstripout)"
+            assert cell.execution_count is None, f"{where} has an execution count: strip it"
+        assert cell.source.strip(), f"{where} is empty"
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda path: path.name)
+def test_runs_top_to_bottom_offline(path: Path) -> None:
+    nb = nbformat.read(path, as_version=4)
+    nb.cells.insert(0, nbformat.v4.new_code_cell(_BLOCK_NETWORK, id="test-block-network"))
+    nb.cells.append(nbformat.v4.new_code_cell(_CHECK_NETWORK, id="test-check-network"))
+    client = NotebookClient(
+        nb,
+        timeout=CELL_TIMEOUT_S,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(NOTEBOOKS)}},
+    )
+    try:
+        client.execute()
+    except CellExecutionError as exc:
+        message = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))  # the traceback's colours
+        pytest.fail(f"{path.name} failed:\n{message}", pytrace=False)
