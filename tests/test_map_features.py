@@ -147,6 +147,8 @@ def test_self_contained_page_needs_no_request(
     tab = context.new_page()
     refused: list[str] = []
     errors: list[str] = []
+    console: list[str] = []
+    tab.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
     tab.on("pageerror", lambda e: errors.append(str(e)))
     tab.on("dialog", lambda d: (errors.append(f"dialog {d.message}"), d.dismiss()))
 
@@ -167,6 +169,9 @@ def test_self_contained_page_needs_no_request(
     assert errors == []
     assert refused, "the basemap should at least have been asked for"
     assert {url.split("/")[2] for url in refused} <= TILE_HOSTS, refused
+    # Chromium reports each refused tile; nothing else may complain
+    assert all(text.startswith("Failed to load resource") for text in console), console
+    assert len(console) <= len(refused)
     base = tab.locator(".leaflet-control-layers-base label", has_text="No basemap").locator("input")
     assert base.is_checked(), "a failed tile should switch the map to the no-basemap view"
     place_marker(tab, "Kafriya").click()
