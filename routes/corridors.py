@@ -3,6 +3,10 @@
 Stops snap to the nearest node of the network's largest strongly connected
 component (so every stop can reach every other). A corridor whose stops cannot
 be joined is kept, marked ``no_route`` with the reason.
+
+Routes are searched on the graph's compiled :mod:`routes.backend` (scipy's Dijkstra
+over CSR arrays, built once per graph), with the results ``osmnx.routing.shortest_path``
+gives; lengths, road classes and geometry are then read from the graph's own edges.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ if TYPE_CHECKING:
     import geopandas as gpd
     import networkx as nx
 
+    from routes.backend import Router
     from routes.scenario import Corridor, Scenario
 
 FIGURE_COLUMNS = ("people", "wounded", "buses", "ambulances")
@@ -49,11 +54,11 @@ def route_corridors(
     """One row per corridor: route, length, travel time, road mix and the story's figures."""
     import geopandas as gpd
 
-    core, roads = _core_and_roads(G, avoid)
+    roads, router = _roads(G, avoid)
     rows = []
     for corridor in scenario.corridors:
-        snap = snap_stops(core, scenario, corridor)
-        route, gap = _route_through(roads, snap.nodes, weight)
+        snap = snap_stops(G, scenario, corridor)
+        route, gap = router.route_through(snap.nodes, weight)
         if route is None:
             names = _stop_names(scenario, corridor)
             a, b = (names[snap.nodes.index(n)] for n in gap)
@@ -92,22 +97,23 @@ def alternative_routes(
 ) -> gpd.GeoDataFrame:
     """Up to ``k`` alternatives per corridor, each differing from all kept routes.
 
-    Candidates are the loopless k-shortest paths of each leg (Yen's algorithm,
-    through ``osmnx.routing.k_shortest_paths``) spliced into the best route,
-    taken in order of total ``weight``. A candidate is kept when at least
-    :data:`MIN_DIFFERENCE` of its length lies off every route kept before it.
+    Candidates are the :data:`CANDIDATES_PER_LEG` loopless least-cost paths of each
+    leg (Yen's algorithm, as ``osmnx.routing.k_shortest_paths`` runs it, on the
+    compiled backend) spliced into the best route, taken in order of total
+    ``weight``. A candidate is kept when at least :data:`MIN_DIFFERENCE` of its
+    length lies off every route kept before it.
     """
     import geopandas as gpd
 
-    core, roads = _core_and_roads(G, avoid)
+    roads, router = _roads(G, avoid)
     rows = []
     for corridor in scenario.corridors:
-        snap = snap_stops(core, scenario, corridor)
-        best, _gap = _route_through(roads, snap.nodes, weight)
+        snap = snap_stops(G, scenario, corridor)
+        best, _gap = router.route_through(snap.nodes, weight)
         if best is None:
             continue
         kept = [best]
-        for route in _candidates(roads, snap.nodes, weight):
+        for route in _candidates(roads, router, snap.nodes, weight):
             if len(kept) > k:
                 break
             if all(_difference(roads, route, other) >= MIN_DIFFERENCE for other in kept):
@@ -145,61 +151,46 @@ def alternative_routes(
     return gpd.GeoDataFrame(rows, columns=columns, geometry="geometry", crs="EPSG:4326")
 
 
-def snap_stops(core: nx.MultiDiGraph, scenario: Scenario, corridor: Corridor) -> Snap:
-    """Nearest node of ``core`` for each stop of the corridor, and how far away it is."""
-    import osmnx as ox
+def snap_stops(G: nx.MultiDiGraph, scenario: Scenario, corridor: Corridor) -> Snap:
+    """Nearest node of ``G``'s largest strongly connected component for each stop of the
+    corridor (great-circle nearest, as ``osmnx.distance.nearest_nodes``), and how far."""
+    from routes import backend
 
     places = [scenario.place(stop) for stop in corridor.stops]
-    nodes, dist = ox.distance.nearest_nodes(
-        core, [p.lon for p in places], [p.lat for p in places], return_dist=True
+    nodes, dist = backend.for_graph(G).nearest(
+        [p.lon for p in places], [p.lat for p in places], core=True
     )
-    return Snap([int(n) for n in nodes], [float(d) for d in dist])
+    return Snap(nodes, dist)
 
 
-def _core_and_roads(
-    G: nx.MultiDiGraph, avoid: str | Path | None
-) -> tuple[nx.MultiDiGraph, nx.MultiDiGraph]:
-    """Where stops snap (the largest strongly connected component, in which every node
-    reaches every other) and what routes use (the same, less the areas to avoid)."""
-    import osmnx as ox
+def _roads(G: nx.MultiDiGraph, avoid: str | Path | None) -> tuple[nx.MultiDiGraph, Router]:
+    """What routes use: the graph (less the areas to avoid) and its compiled router.
 
+    Routing on the whole graph between nodes of its largest strongly connected
+    component gives the routes routing on that component would: a least-cost path
+    between two of its nodes never leaves it (also once edges are removed).
+    """
+    from routes import backend
     from routes.network import avoiding
 
-    core = ox.truncate.largest_component(G, strongly=True)
-    return core, avoiding(core, avoid) if avoid is not None else core
+    roads = avoiding(G, avoid) if avoid is not None else G
+    return roads, backend.for_graph(roads)
 
 
-def _route_through(
-    G: nx.MultiDiGraph, stops: list[int], weight: str
-) -> tuple[list[int] | None, tuple[int, int]]:
-    """Shortest path visiting ``stops`` in order; or None and the first leg without a path."""
-    import osmnx as ox
-
-    route = [stops[0]]
-    for a, b in pairwise(stops):
-        if a == b:
-            continue
-        leg = ox.routing.shortest_path(G, a, b, weight=weight)
-        if leg is None:
-            return None, (a, b)
-        route += leg[1:]
-    return route, (-1, -1)
-
-
-def _candidates(G: nx.MultiDiGraph, stops: list[int], weight: str) -> list[list[int]]:
+def _candidates(
+    G: nx.MultiDiGraph, router: Router, stops: list[int], weight: str
+) -> list[list[int]]:
     """Whole routes with one leg swapped for one of its k-shortest paths, cheapest first."""
-    import osmnx as ox
-
     legs = [(a, b) for a, b in pairwise(stops) if a != b]
     best = []
     for a, b in legs:
-        path = ox.routing.shortest_path(G, a, b, weight=weight)
+        path = router.path(a, b, weight)
         if path is None:
             return []
         best.append(path)
     routes = []
     for i, (a, b) in enumerate(legs):
-        for path in ox.routing.k_shortest_paths(G, a, b, CANDIDATES_PER_LEG, weight=weight):
+        for path in router.k_shortest(a, b, CANDIDATES_PER_LEG, weight):
             if path == best[i]:
                 continue
             spliced = [*best[:i], path, *best[i + 1 :]]
@@ -314,3 +305,132 @@ def _named_nodes(G: nx.MultiDiGraph, route: list[int]) -> list[str]:
         if isinstance(name, str) and (not names or names[-1] != name):
             names.append(name)
     return names
+
+
+# --- lean geometry for maps ----------------------------------------------------------------
+
+#: Routes drawn on a map are simplified to within this distance of the routed line, metres.
+SIMPLIFY_TOLERANCE_M = 5.0
+
+#: Decimal places kept for drawn coordinates (5 ≈ 1.1 m of latitude).
+DRAW_PRECISION = 5
+
+#: How far from a route the network drawn around it reaches, metres.
+NEAR_ROUTE_M = 1000.0
+
+
+def simplified(
+    routes: gpd.GeoDataFrame,
+    *,
+    tolerance_m: float = SIMPLIFY_TOLERANCE_M,
+    precision: int = DRAW_PRECISION,
+    columns: list[str] | None = None,
+) -> gpd.GeoDataFrame:
+    """Routes as drawn: one line per row, simplified and rounded for a lean map.
+
+    Each geometry (parts merged into one line where they join) is projected to an
+    azimuthal equidistant projection centred on the routes, simplified with
+    Douglas-Peucker at ``tolerance_m`` metres, projected back to lon/lat and rounded to
+    ``precision`` decimals, repeated points dropped. Every drawn point stays within
+    ``tolerance_m`` plus the rounding (< 1.2 m at 5 decimals) of the routed line. Rows
+    without a line keep their geometry. ``columns`` keeps only those attributes.
+    """
+    import shapely
+
+    lean = routes.to_crs("EPSG:4326")
+    if columns is not None:
+        lean = lean[[*columns, lean.geometry.name]]
+    lean = lean.copy()
+    to_local, to_lonlat = _local_projection(lean)
+    drawn = []
+    for geom in lean.geometry:
+        if geom is None or geom.is_empty or geom.geom_type not in {"LineString", "MultiLineString"}:
+            drawn.append(geom)
+            continue
+        line = shapely.line_merge(geom) if geom.geom_type == "MultiLineString" else geom
+        local = shapely.transform(line, to_local)
+        lonlat = shapely.transform(shapely.simplify(local, tolerance_m), to_lonlat)
+        drawn.append(_rounded(lonlat, precision))
+    lean[lean.geometry.name] = drawn
+    return lean
+
+
+def near_routes(
+    G: nx.MultiDiGraph,
+    routes: gpd.GeoDataFrame,
+    *,
+    distance_m: float = NEAR_ROUTE_M,
+    tolerance_m: float = SIMPLIFY_TOLERANCE_M,
+    precision: int = DRAW_PRECISION,
+) -> gpd.GeoDataFrame:
+    """The network's edges within ``distance_m`` of any route, simplified like the routes.
+
+    Columns: ``highway``, ``name`` (first of osmnx's lists) and the geometry; one row
+    per road edge, the two directions of a two-way road drawn once.
+    """
+    import geopandas as gpd
+    import osmnx as ox
+    import pandas as pd
+    import shapely
+
+    lines = [g for g in routes.to_crs("EPSG:4326").geometry if g is not None and not g.is_empty]
+    edges = ox.graph_to_gdfs(G, nodes=False, fill_edge_geometry=True).reset_index()
+    if not lines or edges.empty:
+        return gpd.GeoDataFrame({"highway": [], "name": []}, geometry=[], crs="EPSG:4326")
+    to_local, to_lonlat = _local_projection(gpd.GeoSeries(lines, crs="EPSG:4326"))
+    reach = shapely.transform(
+        shapely.transform(shapely.union_all(lines), to_local).buffer(distance_m), to_lonlat
+    )
+    near = edges.iloc[edges.sindex.query(reach, predicate="intersects")]
+    # a two-way road is two edges, (u, v, k) and (v, u, k): draw it once
+    road = pd.Series(
+        [
+            (min(u, v), max(u, v), k)
+            for u, v, k in zip(near["u"], near["v"], near["key"], strict=True)
+        ],
+        index=near.index,
+    )
+    near = near[~road.duplicated()]
+    kept = gpd.GeoDataFrame(
+        {
+            "highway": [_first(h) or "" for h in near["highway"]],
+            "name": [_first(n) or "" for n in near.get("name", [None] * len(near))],
+        },
+        geometry=list(near.geometry),
+        crs="EPSG:4326",
+    )
+    return simplified(kept, tolerance_m=tolerance_m, precision=precision)
+
+
+def _local_projection(frame: Any) -> tuple[Any, Any]:
+    """Coordinate functions lon/lat → metres (azimuthal equidistant at the frame's centre)
+    and back, for :func:`shapely.transform`."""
+    import numpy as np
+    from pyproj import Transformer
+
+    west, south, east, north = frame.total_bounds if len(frame) else (0.0, 0.0, 0.0, 0.0)
+    if not np.all(np.isfinite([west, south, east, north])):
+        west = south = east = north = 0.0
+    local = f"+proj=aeqd +lat_0={(south + north) / 2} +lon_0={(west + east) / 2} +datum=WGS84"
+    forward = Transformer.from_crs("EPSG:4326", local, always_xy=True)
+    backward = Transformer.from_crs(local, "EPSG:4326", always_xy=True)
+
+    def to_local(xy: Any) -> Any:
+        return np.column_stack(forward.transform(xy[:, 0], xy[:, 1]))
+
+    def to_lonlat(xy: Any) -> Any:
+        return np.column_stack(backward.transform(xy[:, 0], xy[:, 1]))
+
+    return to_local, to_lonlat
+
+
+def _rounded(line: Any, precision: int) -> Any:
+    """A line with coordinates rounded to ``precision`` decimals and repeats dropped."""
+    import numpy as np
+    from shapely.geometry import LineString, Point
+
+    coords = np.round(np.asarray(line.coords), precision)
+    keep = np.ones(len(coords), dtype=bool)
+    keep[1:] = (np.diff(coords, axis=0) != 0).any(axis=1)
+    coords = coords[keep]
+    return LineString(coords.tolist()) if len(coords) > 1 else Point(coords[0].tolist())

@@ -421,24 +421,74 @@ def _digest(path: Path) -> str:
     return h.hexdigest()[:20]
 
 
+#: Version of the cache's layout: a pickled graph beside its compiled router's arrays.
+CACHE_FORMAT = 2
+
+
 def _build_key() -> str:
-    """Changes whenever the code or settings that shape a parsed graph change."""
+    """Changes whenever the code or settings that shape a parsed graph change: this module
+    and the routing backend (their source), the libraries that build and pickle graphs,
+    the Python version, the speed table and the Overpass filter."""
     from importlib.metadata import version
 
-    shaping = (__version__, version("osmnx"), sorted(HIGHWAY_SPEEDS_KPH.items()), OVERPASS_FILTER)
+    from routes import backend
+
+    sources = [
+        Path(module.__file__ or "").read_bytes() for module in (sys.modules[__name__], backend)
+    ]
+    shaping = (
+        __version__,
+        CACHE_FORMAT,
+        backend.FORMAT,
+        [hashlib.sha256(source).hexdigest() for source in sources],
+        [version(name) for name in ("osmnx", "networkx", "shapely", "numpy")],
+        sys.version_info[:2],
+        sorted(HIGHWAY_SPEEDS_KPH.items()),
+        OVERPASS_FILTER,
+    )
     return hashlib.sha256(repr(shaping).encode()).hexdigest()[:12]
 
 
 def _cached(key: str, build: Callable[[], nx.MultiDiGraph]) -> nx.MultiDiGraph:
-    """Build a graph once per key and code version; later runs unpickle it."""
-    path = settings.cache_dir / "graphs" / f"{key}-{_build_key()}.pickle"
-    if path.is_file():
-        with path.open("rb") as f:
-            return pickle.load(f)  # written below by this same code
+    """Build a graph once per key and code version; later runs load it without parsing.
+
+    The graph is pickled (``<key>-<build>.pickle``: the fastest way back to a full
+    networkx graph, measured in ``benchmarks/bench_graph_load.py``) and its compiled
+    router stored beside it as arrays (``.routing.npz``), so routing needs no compiling
+    either. An unreadable entry is built again.
+    """
+    from routes import backend
+
+    stem = settings.cache_dir / "graphs" / f"{key}-{_build_key()}"
+    graph_path, router_path = stem.with_suffix(".pickle"), stem.with_suffix(".routing.npz")
+    G = _unpickle(graph_path)
+    if G is not None:
+        try:
+            backend.remember(G, backend.Router.load(router_path))
+        except (OSError, ValueError):
+            _store(router_path, backend.for_graph(G).save)
+        return G
     G = build()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial")
-    with partial.open("wb") as f:
-        pickle.dump(G, f, protocol=pickle.HIGHEST_PROTOCOL)
-    partial.replace(path)
+    _store(graph_path, lambda path: path.write_bytes(pickle.dumps(G, pickle.HIGHEST_PROTOCOL)))
+    _store(router_path, backend.for_graph(G).save)
     return G
+
+
+def _unpickle(path: Path) -> nx.MultiDiGraph | None:
+    """The graph pickled at ``path`` (written by :func:`_cached`), or None."""
+    if not path.is_file():
+        return None
+    try:
+        with path.open("rb") as f:
+            G: nx.MultiDiGraph = pickle.load(f)  # written by this same code, keyed by its hash
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError):
+        return None
+    return G
+
+
+def _store(path: Path, write: Callable[[Path], object]) -> None:
+    """Write a cache file atomically: readers see the old file, none, or the whole new one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    write(partial)
+    partial.replace(path)

@@ -79,9 +79,8 @@ UNKNOWN_WIDTH, MIN_WIDTH, MAX_WIDTH = 3, 4, 14
 #: Decimal places kept for coordinates in the page (5 ≈ 1 m).
 COORD_PRECISION = 5
 
-#: The road network layer shows edges within this distance of a corridor, metres,
-#: simplified at this tolerance, metres.
-NETWORK_NEAR_M, NETWORK_SIMPLIFY_M = 2_000.0, 5.0
+#: The road network layer shows edges within this distance of a corridor, metres.
+NETWORK_NEAR_M = 2_000.0
 
 #: folium's pinned Leaflet and jQuery (popups need jQuery). Bootstrap, Font Awesome
 #: and awesome-markers are dropped: markers here are SVG and need no icon font.
@@ -128,6 +127,8 @@ def build_map(
     import folium
     from folium import plugins
 
+    from routes.corridors import simplified
+
     with _sequential_ids():
         m = folium.Map(tiles=None, control_scale=True, zoom_snap=0.25)
         m.default_js, m.default_css = ASSETS_JS, ASSETS_CSS
@@ -135,10 +136,11 @@ def build_map(
         _add_borders(m, scenario)
         if network is not None:
             _add_network(m, network, corridors)
+        drawn = simplified(corridors)  # lean lines; legend and summary read `corridors`
         _add_areas(m, scenario)
         if alternatives is not None and len(alternatives):
-            _add_alternatives(m, alternatives)
-        _add_corridors(m, scenario, corridors, animate=animate)
+            _add_alternatives(m, simplified(alternatives))
+        _add_corridors(m, scenario, drawn, animate=animate)
         search_index = _add_places(m, scenario)
         _add_incidents(m, scenario)
         _add_timeline(m, scenario)
@@ -310,28 +312,15 @@ def _add_borders(m: folium.Map, scenario: Scenario) -> None:
 
 
 def _add_network(m: folium.Map, G: nx.MultiDiGraph, corridors: gpd.GeoDataFrame) -> None:
-    """The edges routes ran on within NETWORK_NEAR_M of a corridor, simplified, one layer."""
+    """The edges within NETWORK_NEAR_M of a corridor, simplified, as one layer."""
     import folium
-    import osmnx as ox
 
-    lines = corridors[corridors.geometry.notna() & (corridors.geom_type == "LineString")]
-    if lines.empty:
+    from routes.corridors import near_routes
+
+    edges = near_routes(G, corridors, distance_m=NETWORK_NEAR_M)[["highway", "geometry"]]
+    if edges.empty:
         return
-    edges = ox.graph_to_gdfs(G, nodes=False)[["highway", "geometry"]]
-    local = lines.estimate_utm_crs()
-    near = lines.to_crs(local).buffer(NETWORK_NEAR_M).union_all()
-    edges = edges.to_crs(local)
-    edges = edges[edges.intersects(near)]
-    edges = edges[
-        ~edges.index.map(
-            lambda uvk: (
-                (uvk[1], uvk[0]) < (uvk[0], uvk[1]) and (uvk[1], uvk[0], uvk[2]) in edges.index
-            )
-        )
-    ]  # one per two-way road
-    edges = edges.set_geometry(edges.simplify(NETWORK_SIMPLIFY_M)).to_crs("EPSG:4326")
-    edges["geometry"] = edges.set_precision(10**-COORD_PRECISION)
-    edges["highway"] = edges["highway"].map(lambda h: escape(h[0] if isinstance(h, list) else h))
+    edges["highway"] = edges["highway"].map(escape)
     proxy = G.graph.get("network_source") == "proxy"
     name = "Proxy network links near the corridors" if proxy else "Roads used near the corridors"
     folium.GeoJson(

@@ -1,0 +1,93 @@
+"""CLI start-up: `routes --help` against a bare interpreter and against eager imports.
+
+Stock: ``python -c pass`` (the floor) and ``python -c "import osmnx, geopandas, folium"``
+(what a CLI that imported its libraries up front would pay). Ours: what the ``routes``
+console script runs (``from routes.cli import app; app()``), from this working tree.
+Goal: ``routes --help`` under 0.3 s wall; ``routes geocode --offline Idlib`` imports none
+of osmnx, geopandas, folium.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+from conftest import ROOT, at_most, ms, pick
+
+HELP_GOAL_S = 0.3
+
+
+#: What the ``routes`` console script runs, started from this working tree (the installed
+#: script may point at another checkout).
+_ROUTES = "import sys; from routes.cli import app; sys.argv[0] = 'routes'; sys.exit(app())"
+
+
+def _script() -> list[str]:
+    return [sys.executable, "-c", _ROUTES]
+
+
+def _wall(cmd: list[str], rounds: int) -> float:
+    times = []
+    for _ in range(rounds + 1):
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True, timeout=120, cwd=ROOT)
+        times.append(time.perf_counter() - start)
+    times = sorted(times[1:])  # the first run warms the file cache
+    return times[len(times) // 2]
+
+
+def test_help_starts_fast(report: Callable[..., None]) -> None:
+    rounds = pick(15, 5)
+    bare = _wall([sys.executable, "-c", "pass"], rounds)
+    eager = _wall([sys.executable, "-c", "import osmnx, geopandas, folium"], pick(5, 2))
+    ours = _wall([*_script(), "--help"], rounds)
+    report(
+        "`routes --help` (wall, median)",
+        f"`python -c pass` {ms(bare)}; eager imports {ms(eager)}",
+        ms(ours),
+        f"{ours / bare:.1f}× `python -c pass`; {eager / ours:.0f}× faster than eager",
+        f"< {HELP_GOAL_S * 1000:.0f} ms",
+        ours < HELP_GOAL_S,
+    )
+    assert ours < at_most(HELP_GOAL_S), (ours, bare)
+
+
+_PROBE = """
+import json, sys, time
+start = time.perf_counter()
+from routes.cli import app
+try:
+    app(sys.argv[1:], prog_name="routes")
+except SystemExit:
+    pass
+print(json.dumps({"s": time.perf_counter() - start,
+                  "heavy": [m for m in ("osmnx", "geopandas", "folium") if m in sys.modules]}),
+      file=sys.stderr)
+"""
+
+
+def test_geocode_offline_imports_no_heavy_library(report: Callable[..., None]) -> None:
+    runs = []
+    for _ in range(pick(5, 2)):
+        done = subprocess.run(
+            [sys.executable, "-c", _PROBE, "geocode", "--offline", "Idlib"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+            cwd=ROOT,
+        )
+        runs.append(json.loads(done.stderr.strip().splitlines()[-1]))
+    assert all(run["heavy"] == [] for run in runs), runs
+    seconds = sorted(run["s"] for run in runs)[len(runs) // 2]
+    report(
+        "`routes geocode --offline Idlib` (in-process, median)",
+        "",
+        ms(seconds),
+        "",
+        "no osmnx, geopandas, folium imported",
+        True,
+    )

@@ -1,0 +1,670 @@
+"""Compiled routing: a road graph as compressed sparse rows, searched with scipy's Dijkstra.
+
+A :class:`Router` holds, per weight (``travel_time``, ``length``), the cheapest of the
+parallel edges ``u→v`` — the edge ``osmnx.routing.shortest_path`` picks — as one CSR
+matrix over the graph's nodes in id order, with the nodes' coordinates. It is built once
+per graph (:func:`for_graph` keeps it for as long as the graph lives; the parsed-graph
+cache in :mod:`routes.network` stores it on disk beside the graph), about 12 bytes per
+edge and weight plus 24 per node, against networkx's ~750 bytes per edge.
+
+Searches are ``scipy.sparse.csgraph.dijkstra`` (C) with a distance ``limit``, since it
+has no target to stop at. A route's cost is at least its straight-line length times the
+graph's least weight per metre of straight line; the first limit is that lower bound
+times the graph's *detour profile* (:data:`PROFILE_QUANTILE` of cost over lower bound,
+by distance band, sampled from a few searches when the router is first used and stored
+with it), doubled while a target is not reached, then none. Dijkstra settles nodes in
+cost order, so every node within the limit has its exact cost and predecessor: the
+limit saves work, never changes a route. Origins with similar limits share one call.
+
+Results equal ``osmnx.routing.shortest_path`` on the same weight: same edges, same
+minimum over parallel edges, same optimum. Where several paths tie at the optimum the two
+searches may return different ones of them (networkx searches from both ends, scipy from
+one); both are optimal, with costs equal up to float summation order.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import weakref
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import networkx as nx
+    from numpy.typing import ArrayLike, NDArray
+    from scipy.sparse import csr_array
+
+#: Version of the arrays' layout in :meth:`Router.save`; part of the graph cache key.
+FORMAT = 2
+
+#: Weights compiled by default: what ``--weight`` offers.
+WEIGHTS = ("travel_time", "length")
+
+#: The first distance limit of a search is this quantile of the graph's detour profile
+#: (cost over lower bound, sampled on first use) times the lower bound.
+PROFILE_QUANTILE = 0.9
+
+#: Searches that sample the detour profile, and the distance bands it is kept in.
+PROFILE_SOURCES, PROFILE_BANDS = 4, 8
+
+#: Doublings of the distance limit tried before searching without one.
+BOUND_TRIES = 3
+
+#: Origins searched in one call (more share the call's overhead, and its largest limit).
+CHUNK = 16
+
+#: Cells (origins × nodes) of the distance and predecessor matrices one call may fill.
+MAX_CELLS = 4_000_000
+
+#: Earth radius osmnx measures great circles with, metres.
+EARTH_RADIUS_M = 6_371_009.0
+
+#: The largest finite float: "no limit" (an ``inf`` limit would admit removed edges).
+_UNLIMITED = float(np.finfo(np.float64).max)
+
+
+@dataclass(eq=False)
+class Router:
+    """A directed road graph compiled for shortest-path search.
+
+    ``ids`` are the graph's node ids, ascending (index ``i`` is node ``ids[i]``);
+    ``x``/``y`` their coordinates (lon/lat when ``geographic``); row ``i`` of the CSR
+    arrays (``indptr``, ``indices``, one ``weights[name]`` array per weight) lists the
+    successors of node ``i``, ascending, with the cheapest parallel edge's weight.
+    """
+
+    ids: NDArray[np.int64]
+    x: NDArray[np.float64]
+    y: NDArray[np.float64]
+    indptr: NDArray[np.integer[Any]]
+    indices: NDArray[np.int32]
+    weights: dict[str, NDArray[np.float64]]
+    geographic: bool = True
+    pairs: int = -1
+    _matrices: dict[str, csr_array] = field(default_factory=dict, repr=False)
+    _ratios: dict[str, float] = field(default_factory=dict, repr=False)
+    _profiles: dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]] = field(
+        default_factory=dict, repr=False
+    )
+    _core: NDArray[np.bool_] | None = field(default=None, repr=False)
+
+    # --- building, saving, loading -----------------------------------------------------------
+
+    @classmethod
+    def from_graph(cls, G: nx.MultiDiGraph, weights: Sequence[str] = WEIGHTS) -> Router:
+        """Compile a networkx (Multi)DiGraph with integer node ids and ``x``/``y`` coordinates.
+
+        A missing weight counts 1, as networkx (and so osmnx) counts it.
+        """
+        n_edges = G.number_of_edges()
+        ids = np.fromiter(G.nodes, dtype=np.int64, count=len(G))
+        x = np.fromiter((d["x"] for _, d in G.nodes(data=True)), dtype=np.float64, count=len(G))
+        y = np.fromiter((d["y"] for _, d in G.nodes(data=True)), dtype=np.float64, count=len(G))
+        u = np.empty(n_edges, dtype=np.int64)
+        v = np.empty(n_edges, dtype=np.int64)
+        w = {name: np.empty(n_edges, dtype=np.float64) for name in weights}
+        for i, (a, b, data) in enumerate(G.edges(data=True)):
+            u[i], v[i] = a, b
+            for name, column in w.items():
+                column[i] = data.get(name, 1)
+        crs = str(G.graph.get("crs", "EPSG:4326")).lower()
+        return cls.from_arrays(ids, x, y, u, v, w, geographic=crs in {"epsg:4326", "wgs84"})
+
+    @classmethod
+    def from_arrays(
+        cls,
+        ids: ArrayLike,
+        x: ArrayLike,
+        y: ArrayLike,
+        u: ArrayLike,
+        v: ArrayLike,
+        weights: Mapping[str, ArrayLike],
+        *,
+        geographic: bool = True,
+    ) -> Router:
+        """Compile edges ``u[i]→v[i]`` (node ids) with ``weights[name][i]``; keep the cheapest
+        of parallel edges per weight and drop self-loops (no shortest path uses them)."""
+        ids_a = np.asarray(ids, dtype=np.int64)
+        order = np.argsort(ids_a, kind="stable")
+        ids_a = ids_a[order]
+        if len(ids_a) > 1 and (np.diff(ids_a) == 0).any():
+            raise ValueError("node ids must be unique")
+        x_a = np.asarray(x, dtype=np.float64)[order]
+        y_a = np.asarray(y, dtype=np.float64)[order]
+        n = len(ids_a)
+        u_ids, v_ids = np.asarray(u, dtype=np.int64), np.asarray(v, dtype=np.int64)
+        ui, vi = np.searchsorted(ids_a, u_ids), np.searchsorted(ids_a, v_ids)
+        for idx, given in ((ui, u_ids), (vi, v_ids)):
+            outside = idx >= n
+            if outside.any() or (ids_a[idx] != given).any():
+                raise ValueError("an edge names a node that is not in the graph")
+        columns = {name: np.asarray(w, dtype=np.float64) for name, w in weights.items()}
+        for name, column in columns.items():
+            if len(column) != len(ui):
+                raise ValueError(f"weight {name!r} has {len(column)} values for {len(ui)} edges")
+            if not np.isfinite(column).all() or (column < 0).any():
+                raise ValueError(f"weight {name!r} must be finite and non-negative on every edge")
+        loop = ui == vi
+        loops = len(np.unique(ui[loop]))
+        ui, vi = ui[~loop], vi[~loop]
+        columns = {name: column[~loop] for name, column in columns.items()}
+        key = ui * n + vi
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        first = np.ones(len(key), dtype=bool)
+        first[1:] = key[1:] != key[:-1]
+        starts = np.flatnonzero(first)
+        cheapest = {
+            name: np.minimum.reduceat(column[order], starts) if len(starts) else column[:0]
+            for name, column in columns.items()
+        }
+        rows = ui[order][starts]
+        index_type = np.int32 if len(starts) < 2**31 else np.int64
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+        return cls(
+            ids=ids_a,
+            x=x_a,
+            y=y_a,
+            indptr=indptr.astype(index_type),
+            indices=vi[order][starts].astype(np.int32),
+            weights=cheapest,
+            geographic=geographic,
+            pairs=len(starts) + loops,
+        )
+
+    def add_weight(self, G: nx.MultiDiGraph, name: str) -> None:
+        """Compile one more weight of the graph this router was built from."""
+        fresh = Router.from_graph(G, (name,))
+        same = all(
+            np.array_equal(a, b)
+            for a, b in ((fresh.ids, self.ids), (fresh.indptr, self.indptr),
+                         (fresh.indices, self.indices))
+        )  # fmt: skip
+        if not same:
+            raise ValueError("the graph is not the one this router was compiled from")
+        self.weights[name] = fresh.weights[name]
+
+    def save(self, path: str | Path) -> None:
+        """Write the arrays to an uncompressed ``.npz`` (loading is a few reads)."""
+        arrays: dict[str, Any] = {
+            "format": np.array(FORMAT),
+            "ids": self.ids,
+            "x": self.x,
+            "y": self.y,
+            "indptr": self.indptr,
+            "indices": self.indices,
+            "geographic": np.array(self.geographic),
+            "pairs": np.array(self.pairs),
+        }
+        arrays.update({f"weight:{name}": data for name, data in self.weights.items()})
+        for name in self.weights:
+            bands, factors = self._profile(name)
+            arrays.update({f"bands:{name}": bands, f"factors:{name}": factors})
+        with Path(path).open("wb") as f:
+            np.savez(f, **arrays)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Router:
+        """Read arrays written by :meth:`save`; ValueError if they are unreadable or of
+        another format (OSError if there is no file)."""
+        import zipfile
+
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                if int(z["format"]) != FORMAT:
+                    raise ValueError(f"{path}: routing arrays of format {int(z['format'])}")
+                weights = {k.split(":", 1)[1]: z[k] for k in z.files if k.startswith("weight:")}
+                return cls(
+                    ids=z["ids"],
+                    x=z["x"],
+                    y=z["y"],
+                    indptr=z["indptr"],
+                    indices=z["indices"],
+                    weights=weights,
+                    geographic=bool(z["geographic"]),
+                    pairs=int(z["pairs"]),
+                    _profiles={
+                        name: (z[f"bands:{name}"], z[f"factors:{name}"])
+                        for name in weights
+                        if f"bands:{name}" in z.files
+                    },
+                )
+        except (zipfile.BadZipFile, EOFError, KeyError, TypeError) as exc:
+            raise ValueError(f"{path}: unreadable routing arrays ({exc})") from None
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the arrays (nodes, CSR structure, every compiled weight)."""
+        arrays = [self.ids, self.x, self.y, self.indptr, self.indices, *self.weights.values()]
+        return sum(a.nbytes for a in arrays)
+
+    @property
+    def edges(self) -> int:
+        """Directed node pairs ``u→v`` (parallel edges counted once, self-loops not at all)."""
+        return len(self.indices)
+
+    # --- queries -------------------------------------------------------------------------------
+
+    def index(self, nodes: ArrayLike) -> NDArray[np.intp]:
+        """Positions of node ids; KeyError for an id not in the graph."""
+        wanted = np.asarray(nodes, dtype=np.int64)
+        at = np.searchsorted(self.ids, wanted)
+        bad = (at >= len(self.ids)) | (self.ids[np.minimum(at, len(self.ids) - 1)] != wanted)
+        if bad.any():
+            raise KeyError(f"node {wanted[bad].flat[0]} is not in the graph")
+        return at
+
+    def path(self, orig: int, dest: int, weight: str = "travel_time") -> list[int] | None:
+        """Node ids of a least-``weight`` path ``orig → dest``, or None when there is none."""
+        return self.paths_from(orig, [dest], weight)[0]
+
+    def paths(
+        self, origs: Sequence[int], dests: Sequence[int], weight: str = "travel_time"
+    ) -> list[list[int] | None]:
+        """Least-cost paths for the pairs ``(origs[i], dests[i])``, None where there is none.
+
+        One search per distinct origin, bounded by its farthest destination; origins with
+        similar bounds share a call.
+        """
+        if len(origs) != len(dests):
+            raise ValueError("origs and dests must be of equal length")
+        src, dst = self.index(list(origs)), self.index(list(dests))
+        by_src: dict[int, list[int]] = {}
+        for i, o in enumerate(src.tolist()):
+            by_src.setdefault(o, []).append(i)
+        sources = np.fromiter(by_src, dtype=np.intp, count=len(by_src))
+        targets = [dst[at] for at in by_src.values()]
+        found: list[list[int] | None] = [None] * len(src)
+        for k, dist, pred in self._settle(self._matrix(weight), weight, sources, targets):
+            for i, t in zip(by_src[int(sources[k])], targets[k].tolist(), strict=True):
+                found[i] = self._trace(pred, int(sources[k]), t) if dist[t] < np.inf else None
+        return found
+
+    def paths_from(
+        self, orig: int, dests: Sequence[int], weight: str = "travel_time"
+    ) -> list[list[int] | None]:
+        """Least-cost paths from one origin to each destination: one bounded search."""
+        return self.many_to_many([orig], dests, weight)[0]
+
+    def many_to_many(
+        self, origs: Sequence[int], dests: Sequence[int], weight: str = "travel_time"
+    ) -> list[list[list[int] | None]]:
+        """``[i][j]``: the least-cost path from ``origs[i]`` to ``dests[j]`` (None if none)."""
+        src, dst = self.index(list(origs)), self.index(list(dests))
+        sources = np.unique(src)
+        rows: dict[int, list[list[int] | None]] = {}
+        searches = self._settle(self._matrix(weight), weight, sources, [dst] * len(sources))
+        for k, dist, pred in searches:
+            s = int(sources[k])
+            step = pred.tolist().__getitem__ if len(dst) > 4 else pred.item
+            rows[s] = [
+                self._trace(pred, s, t, step) if dist[t] < np.inf else None for t in dst.tolist()
+            ]
+        return [list(rows[s]) for s in src.tolist()]
+
+    def route_through(
+        self, stops: Sequence[int], weight: str = "travel_time"
+    ) -> tuple[list[int] | None, tuple[int, int]]:
+        """Least-cost route visiting ``stops`` in order (each leg a least-cost path).
+
+        Returns the route and ``(-1, -1)``, or None and the first leg without a path.
+        """
+        route = [int(stops[0])]
+        for a, b in itertools.pairwise(int(s) for s in stops):
+            if a == b:
+                continue
+            leg = self.path(a, b, weight)
+            if leg is None:
+                return None, (a, b)
+            route += leg[1:]
+        return route, (-1, -1)
+
+    def cost(self, path: Sequence[int], weight: str = "travel_time") -> float:
+        """Sum of the (cheapest parallel) edge weights along a path of node ids."""
+        at = self.index(list(path))
+        data = self.weights[weight]
+        return float(sum(data[self._position(int(a), int(b))] for a, b in itertools.pairwise(at)))
+
+    def k_shortest(
+        self, orig: int, dest: int, k: int, weight: str = "travel_time"
+    ) -> Iterator[list[int]]:
+        """The ``k`` least-cost loopless paths ``orig → dest``, cheapest first (Yen's algorithm).
+
+        The same algorithm as ``networkx.shortest_simple_paths`` (which
+        ``osmnx.routing.k_shortest_paths`` calls): each spur search runs on a working
+        copy of the weights with the root's nodes and the used spur edges set to
+        infinity. A spur search stops at the cost beyond which no candidate could still
+        be among the ``k`` (the cost of the k-th cheapest candidate already queued).
+        """
+        base = self.weights[weight]
+        matrix = self._matrix_over(base.copy())
+        work = matrix.data
+        src, dst = (int(i) for i in self.index([orig, dest]))
+        first, _cost = self._one(matrix, weight, src, dst, _UNLIMITED)
+        if first is None:
+            return
+        queue: list[tuple[float, int, tuple[int, ...]]] = []
+        queued: set[tuple[int, ...]] = set()
+        counter = itertools.count()
+        best = tuple(first)
+        heapq.heappush(queue, (_cost, next(counter), best))
+        queued.add(best)
+        accepted: list[tuple[int, ...]] = []
+        while queue and len(accepted) < k:
+            _cost, _n, path = heapq.heappop(queue)
+            queued.discard(path)
+            accepted.append(path)
+            yield self.ids[list(path)].tolist()
+            if len(accepted) == k:
+                return
+            need = k - len(accepted)
+            bound = heapq.nsmallest(need, queue)[-1][0] if len(queue) >= need else _UNLIMITED
+            steps = [base[self._position(a, b)] for a, b in itertools.pairwise(path)]
+            root_cost = 0.0
+            touched: list[tuple[int, int]] = []
+            for i, spur in enumerate(path[:-1]):
+                root = path[: i + 1]
+                removed = [
+                    self._position(p[i], p[i + 1])
+                    for p in accepted
+                    if len(p) > i + 1 and p[: i + 1] == root
+                ]
+                spur_path, spur_cost = self._spur(
+                    matrix, weight, spur, dst, removed, bound - root_cost
+                )
+                if spur_path is not None:
+                    candidate = root[:-1] + tuple(spur_path)
+                    if candidate not in queued:
+                        queued.add(candidate)
+                        heapq.heappush(queue, (root_cost + spur_cost, next(counter), candidate))
+                # the spur node joins the root: no later spur may pass through it
+                lo, hi = int(self.indptr[spur]), int(self.indptr[spur + 1])
+                work[lo:hi] = np.inf
+                touched.append((lo, hi))
+                root_cost += steps[i]
+            for lo, hi in touched:
+                work[lo:hi] = base[lo:hi]
+
+    def _spur(
+        self, matrix: csr_array, weight: str, spur: int, dst: int, removed: list[int], cap: float
+    ) -> tuple[list[int] | None, float]:
+        """Least-cost path ``spur → dst`` (positions) without the ``removed`` edges, if it
+        costs at most ``cap``; the ``matrix`` shares its data with the working weights."""
+        if cap < 0:
+            return None, np.inf
+        work = matrix.data
+        saved = work[removed].copy()
+        work[removed] = np.inf
+        try:
+            return self._one(matrix, weight, spur, dst, cap)
+        finally:
+            work[removed] = saved
+
+    def _one(
+        self, matrix: csr_array, weight: str, src: int, dst: int, cap: float
+    ) -> tuple[list[int] | None, float]:
+        """Least-cost path ``src → dst`` (positions) costing at most ``cap``, and its cost."""
+        target = np.array([dst])
+        for _k, dist, pred in self._settle(matrix, weight, np.array([src]), [target], cap):
+            if np.isfinite(dist[dst]):
+                return self._trace_index(pred, src, dst), float(dist[dst])
+        return None, np.inf
+
+    # --- snapping and connectivity -------------------------------------------------------------
+
+    def core(self) -> NDArray[np.bool_]:
+        """Mask of the largest strongly connected component: there every node reaches every other.
+
+        A least-cost path between two of its nodes never leaves it, so routing on the
+        whole graph between core nodes gives the routes routing on the core would.
+        """
+        if self._core is None:
+            from scipy.sparse.csgraph import connected_components
+
+            if not len(self.ids):
+                self._core = np.zeros(0, dtype=bool)
+            else:
+                structure = self._matrix_over(np.ones(len(self.indices)))
+                _n, labels = connected_components(structure, directed=True, connection="strong")
+                self._core = labels == np.bincount(labels).argmax()
+        return self._core
+
+    def nearest(
+        self, lons: ArrayLike, lats: ArrayLike, *, core: bool = True
+    ) -> tuple[list[int], list[float]]:
+        """Nearest node (of the core, by default) to each point, and its distance in metres.
+
+        Great-circle distance on a lon/lat graph (as ``osmnx.distance.nearest_nodes``
+        measures it there), straight-line distance on a projected one.
+        """
+        pool = np.flatnonzero(self.core()) if core else np.arange(len(self.ids))
+        if not len(pool):
+            raise ValueError("the graph has no nodes to snap to")
+        px, py = self.x[pool], self.y[pool]
+        nodes: list[int] = []
+        dists: list[float] = []
+        for lon, lat in zip(np.atleast_1d(lons), np.atleast_1d(lats), strict=True):
+            d = (
+                great_circle(float(lat), float(lon), py, px)
+                if self.geographic
+                else np.hypot(px - float(lon), py - float(lat))
+            )
+            best = int(np.argmin(d))
+            nodes.append(int(self.ids[pool[best]]))
+            dists.append(float(d[best]))
+        return nodes, dists
+
+    def metres(self, a: int, b: NDArray[np.intp]) -> NDArray[np.float64]:
+        """Straight-line distances from node position ``a`` to positions ``b``, metres."""
+        if self.geographic:
+            return great_circle(self.y[a], self.x[a], self.y[b], self.x[b])
+        return np.asarray(np.hypot(self.x[b] - self.x[a], self.y[b] - self.y[a]), dtype=float)
+
+    # --- internals -----------------------------------------------------------------------------
+
+    def _rows(self) -> NDArray[np.int64]:
+        return np.repeat(np.arange(len(self.ids), dtype=np.int64), np.diff(self.indptr))
+
+    def _position(self, a: int, b: int) -> int:
+        """Where edge ``a→b`` (node positions) sits in the CSR arrays."""
+        lo, hi = int(self.indptr[a]), int(self.indptr[a + 1])
+        at = lo + int(np.searchsorted(self.indices[lo:hi], b))
+        if at >= hi or self.indices[at] != b:
+            raise KeyError(f"no edge {self.ids[a]} → {self.ids[b]}")
+        return at
+
+    def _matrix(self, weight: str) -> csr_array:
+        if weight not in self._matrices:
+            if weight not in self.weights:
+                raise KeyError(f"weight {weight!r} is not compiled; have {sorted(self.weights)}")
+            self._matrices[weight] = self._matrix_over(self.weights[weight])
+        return self._matrices[weight]
+
+    def _matrix_over(self, data: NDArray[np.float64]) -> csr_array:
+        """A CSR matrix that shares ``data`` (edit it in place to change weights)."""
+        from scipy.sparse import csr_array
+
+        n = len(self.ids)
+        matrix = csr_array((data, self.indices, self.indptr), shape=(n, n), copy=False)
+        matrix.has_sorted_indices = True
+        return matrix
+
+    def _ratio(self, weight: str) -> float:
+        """Least weight per metre of straight line over all edges: cost ≥ ratio × distance."""
+        if weight not in self._ratios:
+            rows = self._rows()
+            if self.geographic:
+                metres = great_circle(
+                    self.y[rows], self.x[rows], self.y[self.indices], self.x[self.indices]
+                )
+            else:
+                metres = np.hypot(
+                    self.x[rows] - self.x[self.indices], self.y[rows] - self.y[self.indices]
+                )
+            apart = metres > 0
+            ratios = self.weights[weight][apart] / metres[apart]
+            ratio = float(ratios.min()) if len(ratios) else 0.0
+            self._ratios[weight] = ratio * (1 - 1e-9) if np.isfinite(ratio) else 0.0
+        return self._ratios[weight]
+
+    def _profile(self, weight: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """The graph's detour profile: upper ends of lower-bound bands, and for each the
+        :data:`PROFILE_QUANTILE` of cost over lower bound, from a few sampled searches."""
+        if weight not in self._profiles:
+            from scipy.sparse.csgraph import dijkstra
+
+            core = np.flatnonzero(self.core())
+            ratio = self._ratio(weight)
+            bands, factors = np.array([np.inf]), np.array([2.0])
+            if len(core) > 1 and ratio > 0:
+                picks = np.unique(core[np.linspace(0, len(core) - 1, PROFILE_SOURCES).astype(int)])
+                dist = dijkstra(self._matrix(weight), directed=True, indices=picks)
+                bound = np.stack([self.metres(int(p), core) for p in picks]) * ratio
+                cost = dist[:, core]
+                ok = np.isfinite(cost) & (bound > 0)
+                if ok.sum() >= PROFILE_BANDS:
+                    lbs, detours = bound[ok], cost[ok] / bound[ok]
+                    quantiles = np.linspace(0, 1, PROFILE_BANDS + 1)[1:]
+                    bands = np.quantile(lbs, quantiles)
+                    bands[-1] = np.inf
+                    band = np.searchsorted(bands, lbs)
+                    factors = np.array(
+                        [
+                            np.quantile(detours[band == b], PROFILE_QUANTILE)
+                            if (band == b).any()
+                            else 2.0
+                            for b in range(len(bands))
+                        ]
+                    )
+            self._profiles[weight] = (bands, np.maximum(factors, 1.0) * (1 + 1e-9))
+        return self._profiles[weight]
+
+    def _first_limits(
+        self, weight: str, sources: NDArray[np.intp], targets: list[NDArray[np.intp]]
+    ) -> NDArray[np.float64]:
+        """A first distance limit per source: its farthest target's lower bound × the profile."""
+        reach = np.array(
+            [self.metres(int(s), t).max(initial=0.0) for s, t in zip(sources, targets, strict=True)]
+        )
+        lower = reach * self._ratio(weight)
+        bands, factors = self._profile(weight)
+        limits = lower * factors[np.minimum(np.searchsorted(bands, lower), len(factors) - 1)]
+        return np.where(limits > 0, limits, _UNLIMITED)
+
+    def _settle(
+        self,
+        matrix: csr_array,
+        weight: str,
+        sources: NDArray[np.intp],
+        targets: list[NDArray[np.intp]],
+        cap: float = _UNLIMITED,
+    ) -> Iterator[tuple[int, NDArray[np.float64], NDArray[np.int32]]]:
+        """Dijkstra from each source until all its targets are reached (or the limit reaches
+        ``cap``): ``(k, costs, predecessors)`` for ``sources[k]``, in no particular order.
+
+        Limits start at :meth:`_first_limits`, double up to :data:`BOUND_TRIES` times,
+        then are ``cap``. Sources with similar limits share a call (:data:`CHUNK`).
+        """
+        from scipy.sparse.csgraph import dijkstra
+
+        limits = np.minimum(self._first_limits(weight, sources, targets), cap)
+        pending = np.arange(len(sources))
+        chunk = max(1, min(CHUNK, MAX_CELLS // max(1, len(self.ids))))
+        for attempt in range(BOUND_TRIES + 2):
+            if not len(pending):
+                return
+            if attempt > BOUND_TRIES:
+                limits[pending] = cap
+            pending = pending[np.argsort(limits[pending], kind="stable")]
+            retry: list[int] = []
+            for at in range(0, len(pending), chunk):
+                group = pending[at : at + chunk]
+                limit = float(limits[group].max())
+                dist, pred = dijkstra(
+                    matrix,
+                    directed=True,
+                    indices=sources[group],
+                    return_predecessors=True,
+                    limit=limit,
+                )
+                for row, k in enumerate(group.tolist()):
+                    if limit >= cap or np.isfinite(dist[row, targets[k]]).all():
+                        yield k, dist[row], pred[row]
+                    else:
+                        retry.append(k)
+            pending = np.array(retry, dtype=np.intp)
+            limits[pending] = np.minimum(limits[pending] * 2, cap)
+
+    def _trace_index(
+        self, pred: NDArray[np.int32], src: int, dst: int, step: Any = None
+    ) -> list[int]:
+        """Node positions from ``src`` to ``dst`` along the predecessor array."""
+        step = step or pred.item
+        out = [dst]
+        node = dst
+        while node != src:
+            node = step(node)
+            out.append(node)
+        out.reverse()
+        return out
+
+    def _trace(self, pred: NDArray[np.int32], src: int, dst: int, step: Any = None) -> list[int]:
+        ids: list[int] = self.ids[self._trace_index(pred, src, dst, step)].tolist()
+        return ids
+
+
+def great_circle(
+    lat1: ArrayLike, lon1: ArrayLike, lat2: ArrayLike, lon2: ArrayLike
+) -> NDArray[np.float64]:
+    """Haversine distance in metres, as ``osmnx.distance.great_circle`` computes it."""
+    y1, y2 = np.deg2rad(lat1), np.deg2rad(lat2)
+    dy = y2 - y1
+    dx = np.deg2rad(np.asarray(lon2) - np.asarray(lon1))
+    h = np.sin(dy / 2) ** 2 + np.cos(y1) * np.cos(y2) * np.sin(dx / 2) ** 2
+    h = np.minimum(1.0, h)
+    result: NDArray[np.float64] = 2 * np.arcsin(np.sqrt(h)) * EARTH_RADIUS_M
+    return result
+
+
+# --- one router per graph ---------------------------------------------------------------------
+
+_ROUTERS: weakref.WeakKeyDictionary[Any, Router] = weakref.WeakKeyDictionary()
+
+
+def for_graph(G: nx.MultiDiGraph, weights: Sequence[str] = WEIGHTS) -> Router:
+    """The graph's router: compiled on first use, then kept while the graph lives.
+
+    Graphs are treated as unchanging once routed on (filtering here makes copies). A
+    router whose graph has since gained or lost nodes or adjacent pairs is compiled
+    again; one whose weights were edited in place is not: :func:`forget` it.
+    """
+    router = _ROUTERS.get(G)
+    if router is None or len(router.ids) != len(G) or router.pairs != _pairs(G):
+        router = Router.from_graph(G, weights)
+        _ROUTERS[G] = router
+    for name in weights:
+        if name not in router.weights:
+            router.add_weight(G, name)
+    return router
+
+
+def remember(G: nx.MultiDiGraph, router: Router) -> None:
+    """Use ``router`` (e.g. loaded from the graph cache) for ``G`` from now on."""
+    _ROUTERS[G] = router
+
+
+def forget(G: nx.MultiDiGraph) -> None:
+    """Drop ``G``'s router: the next query compiles the graph again."""
+    _ROUTERS.pop(G, None)
+
+
+def _pairs(G: nx.MultiDiGraph) -> int:
+    """Adjacent node pairs ``u→v`` (parallel edges once): O(nodes), fast, unlike
+    ``G.number_of_edges()``, which visits every edge in Python."""
+    return sum(map(len, G._adj.values()))

