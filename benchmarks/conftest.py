@@ -205,32 +205,10 @@ def helsinki_scenario(helsinki: HelsinkiExtract) -> Path:
 
 
 def write_all_highways(pbf: Path, dest: Path) -> None:
-    """Every ``highway=*`` way of ``pbf`` (each cut to its longest run of present nodes) and
-    the nodes they use, as OSM XML: osmnx's "all" network type, from a file."""
-    import osmium
+    """Every ``highway=*`` way of ``pbf`` as OSM XML: osmnx's "all" network type, from a file."""
+    from routes.network import write_roads_xml
 
-    from routes.network import _longest_located_run
-
-    ways = []
-    nodes: dict[int, tuple[float, float]] = {}
-    processor = (
-        osmium.FileProcessor(str(pbf), osmium.osm.NODE | osmium.osm.WAY)
-        .with_locations()
-        .with_filter(osmium.filter.EntityFilter(osmium.osm.WAY))
-        .with_filter(osmium.filter.KeyFilter("highway"))
-    )
-    for way in processor:
-        assert isinstance(way, osmium.osm.Way)  # the entity filter lets only ways through
-        run = _longest_located_run(way.nodes)
-        if len(run) >= 2:
-            nodes.update((n.ref, (n.location.lon, n.location.lat)) for n in run)
-            tags = {t.k: t.v for t in way.tags}
-            ways.append(osmium.osm.mutable.Way(id=way.id, tags=tags, nodes=[n.ref for n in run]))
-    with osmium.SimpleWriter(str(dest), overwrite=True) as writer:
-        for ref in sorted(nodes):
-            writer.add_node(osmium.osm.mutable.Node(id=ref, location=nodes[ref]))
-        for kept in ways:
-            writer.add_way(kept)
+    write_roads_xml(pbf, dest, highways=None)
 
 
 @pytest.fixture(scope="session")

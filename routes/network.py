@@ -250,7 +250,7 @@ def from_osm_file(path: str | Path) -> nx.MultiDiGraph:
 
         with tempfile.TemporaryDirectory() as tmp:
             xml = Path(tmp) / "drivable.osm"
-            _write_drivable(path, xml)
+            write_roads_xml(path, xml)
             try:
                 G = ox.graph_from_xml(xml)
             except (ValueError, KeyError) as exc:  # osmnx finds no usable ways
@@ -262,16 +262,24 @@ def from_osm_file(path: str | Path) -> nx.MultiDiGraph:
     return G
 
 
-def _write_drivable(src: Path, dest: Path) -> None:
-    """Write the drivable highway ways of ``src``, and the nodes they use, to OSM XML ``dest``.
+def write_roads_xml(
+    src: str | Path, dest: str | Path, *, highways: frozenset[str] | None = DRIVABLE
+) -> None:
+    """Write the road ways of an OSM file, and the nodes they use, as OSM XML osmnx reads.
 
-    An extract cut from a larger map has ways whose nodes lie outside it; each such
-    way keeps its longest run of nodes the file has (osmnx refuses missing nodes).
-    Node tags are not kept: routing needs only their positions.
+    ``highways`` are the ``highway=*`` values kept (None: every highway way). An
+    extract cut from a larger map has ways whose nodes lie outside it; each such way
+    keeps its longest run of nodes the file has (osmnx refuses missing nodes). Node
+    tags are not kept: routing needs only their positions.
     """
     import osmium
 
-    drivable = osmium.filter.TagFilter(*(("highway", value) for value in sorted(DRIVABLE)))
+    src = Path(src)
+    roads = (
+        osmium.filter.KeyFilter("highway")
+        if highways is None
+        else osmium.filter.TagFilter(*(("highway", value) for value in sorted(highways)))
+    )
     ways: list[osmium.osm.mutable.Way] = []
     nodes: dict[int, tuple[float, float]] = {}
     try:
@@ -279,7 +287,7 @@ def _write_drivable(src: Path, dest: Path) -> None:
             osmium.FileProcessor(str(src), osmium.osm.NODE | osmium.osm.WAY)
             .with_locations()
             .with_filter(osmium.filter.EntityFilter(osmium.osm.WAY))
-            .with_filter(drivable)
+            .with_filter(roads)
         )
         for way in processor:
             assert isinstance(way, osmium.osm.Way)  # the entity filter lets only ways through
