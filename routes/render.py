@@ -232,6 +232,8 @@ def save_png(
             tab = browser.new_page(viewport={"width": width, "height": height})
             tab.route("**/*", answer)
             tab.goto(Path(html_path).resolve().as_uri())
+            tab.add_style_tag(content=_PRINT_CSS)
+            tab.evaluate(_REFIT_FOR_PRINT)
             with suppress(PlaywrightError):  # tiles still loading: take the map as it is
                 tab.wait_for_load_state("networkidle", timeout=15_000)
             shot = tab.screenshot(type="png")
@@ -241,6 +243,23 @@ def save_png(
             f"PNG export failed in Chromium ({settings.chromium}): {str(exc).splitlines()[0]}"
         ) from None
     return write_atomically(Path(png_path), shot)
+
+
+#: A still image has no use for the interactive controls: only title, legend and credits.
+_PRINT_CSS = (
+    ".leaflet-control-layers,.leaflet-control-search,.leaflet-control-zoom,"
+    ".leaflet-control-minimap,.leaflet-control-measure{display:none!important}"
+)
+
+#: Fit the map to its places again, now that only the legend covers it.
+_REFIT_FOR_PRINT = """() => {
+    const map = Object.values(window).find(v => v instanceof L.Map);
+    const bounds = L.latLngBounds([]);
+    map.eachLayer(l => { if (l instanceof L.CircleMarker && l.options.pane === 'routes-places')
+        bounds.extend(l.getLatLng()); });
+    if (bounds.isValid()) map.fitBounds(bounds, {paddingTopLeft: [330, 70],
+        paddingBottomRight: [230, 40], animate: false});
+}"""
 
 
 # --- layers ------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from routes import render
 from routes.cli import app
 
 TIMELINE_RING = render.OKABE_ITO["yellow"]
+ARTEFACTS = Path(__file__).resolve().parents[1] / "output" / "test-artifacts"
 
 
 def _map(tmp: Path, *extra: str, name: str = "map.html") -> Path:
@@ -178,13 +179,45 @@ def test_self_contained_page_needs_no_request(
     popup = tab.locator(".leaflet-popup-content")
     popup.wait_for(state="visible")
     assert "Besieged enclave" in popup.inner_text()
+    tab.evaluate("() => Object.values(window).find(v => v instanceof L.Map).closePopup()")
     assert tab.locator("path.routes-corridor").count() == 3
+
+    # every layer toggles, and the time control works, here too
+    count = (
+        "() => document.querySelectorAll('.leaflet-pane svg.leaflet-zoom-animated path, "
+        ".leaflet-marker-pane .leaflet-marker-icon').length"
+    )
+    for label in tab.locator(".leaflet-control-layers-overlays label").all():
+        before = tab.evaluate(count)
+        label.locator("input").uncheck()
+        assert tab.evaluate(count) < before, label.inner_text()
+        label.locator("input").check()
+        assert tab.evaluate(count) == before, label.inner_text()
+    slider = tab.locator("input.time-slider")
+    slider.evaluate(
+        "(s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }",
+        slider.get_attribute("max"),
+    )
+    tab.wait_for_timeout(200)
+    assert _rings(MapPage(tab)) == 0
+
+    # and the screenshot shows the corridors on the no-basemap background
+    shot = ARTEFACTS / "aleppo-self-contained.png"
+    shot.parent.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(shot))
+    with Image.open(shot) as image:
+        colours = image.convert("RGB").getcolors(1280 * 900) or []
+    blue = tuple(int(render.STATUS_COLOURS["under way"][i : i + 2], 16) for i in (1, 3, 5))
+    near_blue = sum(
+        n for n, px in colours if all(abs(a - b) < 40 for a, b in zip(px, blue, strict=True))
+    )
+    assert near_blue > 200 and len(colours) > 50
     context.close()
 
 
 def test_png_export(tmp_path: Path) -> None:
     """In a process of its own, as a user runs it (this one already drives a browser)."""
-    png = tmp_path / "aleppo.png"
+    png = ARTEFACTS / "aleppo-export.png"
     done = subprocess.run(
         [
             sys.executable,
