@@ -151,6 +151,49 @@ def alternative_routes(
     return gpd.GeoDataFrame(rows, columns=columns, geometry="geometry", crs="EPSG:4326")
 
 
+def route_legs(
+    G: nx.MultiDiGraph,
+    scenario: Scenario,
+    corridor_id: str,
+    *,
+    weight: str = "travel_time",
+    avoid: str | Path | None = None,
+) -> gpd.GeoDataFrame:
+    """A corridor leg by leg (stop to next stop): where each stop snapped, and each leg's
+    length, travel time, road mix and geometry; the legs add up to the corridor's route."""
+    import geopandas as gpd
+
+    corridor = next(c for c in scenario.corridors if c.id == corridor_id)
+    names = _stop_names(scenario, corridor)
+    snap = snap_stops(G, scenario, corridor)
+    roads, router = _roads(G, avoid)
+    rows = []
+    for i, (a, b) in enumerate(pairwise(snap.nodes)):
+        path = [a] if a == b else router.path(a, b, weight)
+        row = {
+            "leg": i + 1,
+            "from": names[i],
+            "to": names[i + 1],
+            "from_node": a,
+            "to_node": b,
+            "from_snap_m": round(snap.distances_m[i], 1),
+            "to_snap_m": round(snap.distances_m[i + 1], 1),
+        }
+        if path is None:
+            row.update(
+                route_status="no_route",
+                length_km=None,
+                travel_time_h=None,
+                highway_share="",
+                roads="",
+                geometry=None,
+            )
+        else:
+            row.update(route_status="ok", **_measure(roads, path, weight))
+        rows.append(row)
+    return gpd.GeoDataFrame(rows, geometry="geometry", crs="EPSG:4326")
+
+
 def snap_stops(G: nx.MultiDiGraph, scenario: Scenario, corridor: Corridor) -> Snap:
     """Nearest node of ``G``'s largest strongly connected component for each stop of the
     corridor (great-circle nearest, as ``osmnx.distance.nearest_nodes``), and how far."""

@@ -102,3 +102,15 @@ def test_cli_corridors(runner: Any) -> None:
     table = runner.invoke(app, ["corridors"], env={"COLUMNS": "250"})
     assert table.exit_code == 0 and "eastern-aleppo-to-idlib" in table.stdout
     assert "proxy" in table.stdout
+
+
+def test_legs_add_up_to_the_corridor(
+    routed: Any, proxy: nx.MultiDiGraph, aleppo: scenario.Scenario
+) -> None:
+    for corridor, row in zip(aleppo.corridors, routed.itertuples(), strict=True):
+        legs = corridors.route_legs(proxy, aleppo, corridor.id)
+        assert list(legs["from"]) == [aleppo.place(s).name for s in corridor.stops[:-1]]
+        assert list(legs["to"]) == [aleppo.place(s).name for s in corridor.stops[1:]]
+        assert (legs["route_status"] == "ok").all()
+        assert legs["length_km"].sum() == pytest.approx(row.length_km, abs=0.02)
+        assert legs["travel_time_h"].sum() == pytest.approx(row.travel_time_h, abs=0.02)
