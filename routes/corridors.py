@@ -163,7 +163,7 @@ def route_legs(
     length, travel time, road mix and geometry; the legs add up to the corridor's route."""
     import geopandas as gpd
 
-    corridor = next(c for c in scenario.corridors if c.id == corridor_id)
+    corridor = scenario.corridor(corridor_id)
     names = _stop_names(scenario, corridor)
     snap = snap_stops(G, scenario, corridor)
     roads, router = _roads(G, avoid)

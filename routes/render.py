@@ -448,7 +448,7 @@ def _add_corridors(
     for row in corridors.itertuples(index=False):
         if row.geometry is None or row.geometry.geom_type != "LineString":
             continue
-        corridor = _corridor(scenario, row.corridor_id)
+        corridor = scenario.corridor(row.corridor_id)
         people = _value(row.people)
         locations = [_latlon(y, x) for x, y in row.geometry.coords]
         colour = STATUS_COLOURS.get(row.status, OTHER_STATUS_COLOUR)
@@ -682,7 +682,7 @@ def _place_rows(place: Place, scenario: Scenario) -> list[tuple[str, object]]:
 
 
 def _corridor_rows(row: dict[str, Any], scenario: Scenario) -> list[tuple[str, object]]:
-    corridor = _corridor(scenario, row["corridor_id"])
+    corridor = scenario.corridor(row["corridor_id"])
     network = (
         "proxy network: straight links between real places, assumed speed; not real roads"
         if row["network_source"] == "proxy"
@@ -764,7 +764,7 @@ def _legend_html(scenario: Scenario, corridors: gpd.GeoDataFrame) -> str:
         "head count not reported</li>"
     )
     corridor_items = [
-        f"<li>{escape(row.name)}: {escape(_headline(_corridor(scenario, row.corridor_id)))}</li>"
+        f"<li>{escape(row.name)}: {escape(_headline(scenario.corridor(row.corridor_id)))}</li>"
         for row in corridors.itertuples(index=False)
     ]
     roles = {p.role for p in scenario.places}
@@ -795,7 +795,7 @@ def _summary_html(scenario: Scenario, corridors: gpd.GeoDataFrame) -> str:
     """The corridors as text, for screen readers (visually hidden)."""
     items = []
     for row in corridors.itertuples(index=False):
-        corridor = _corridor(scenario, row.corridor_id)
+        corridor = scenario.corridor(row.corridor_id)
         figures = "; ".join(f"{f.text()} according to {f.according_to}" for f in corridor.figures)
         route = (
             f"{row.length_km:.0f} km, about {row.travel_time_h:.1f} hours on the "
@@ -821,10 +821,6 @@ def _proxy_note() -> str:
 
 
 # --- helpers -----------------------------------------------------------------------------
-
-
-def _corridor(scenario: Scenario, corridor_id: str) -> Corridor:
-    return next(c for c in scenario.corridors if c.id == corridor_id)
 
 
 def _network_source(corridors: gpd.GeoDataFrame) -> str:

@@ -189,6 +189,9 @@ class Scenario(_Record):
     def place(self, place_id: str) -> Place:
         return self._places_by_id()[place_id]
 
+    def corridor(self, corridor_id: str) -> Corridor:
+        return next(c for c in self.corridors if c.id == corridor_id)
+
     def source(self, source_id: str) -> Source:
         return {s.id: s for s in self.sources}[source_id]
 

@@ -48,6 +48,18 @@ def page(
     view.close()
 
 
+def _colours(image: Image.Image) -> tuple[int, int]:
+    """How many colours an image has, and how many pixels are near the corridors' colour."""
+    rgb = image.convert("RGB")
+    colours = rgb.getcolors(rgb.width * rgb.height) or []
+    hex_colour = render.STATUS_COLOURS["under way"]
+    blue = tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    near = sum(
+        n for n, px in colours if all(abs(a - b) < 40 for a, b in zip(px, blue, strict=True))
+    )
+    return len(colours), near
+
+
 def _rings(view: MapPage) -> int:
     return int(
         view.page.evaluate(
@@ -206,12 +218,8 @@ def test_self_contained_page_needs_no_request(
     shot.parent.mkdir(parents=True, exist_ok=True)
     tab.screenshot(path=str(shot))
     with Image.open(shot) as image:
-        colours = image.convert("RGB").getcolors(1280 * 900) or []
-    blue = tuple(int(render.STATUS_COLOURS["under way"][i : i + 2], 16) for i in (1, 3, 5))
-    near_blue = sum(
-        n for n, px in colours if all(abs(a - b) < 40 for a, b in zip(px, blue, strict=True))
-    )
-    assert near_blue > 200 and len(colours) > 50
+        colours, corridor_pixels = _colours(image)
+    assert corridor_pixels > 200 and colours > 50
     context.close()
 
 
@@ -240,14 +248,9 @@ def test_png_export(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     with Image.open(png) as image:
         assert image.size == (900, 600)
-        rgb = image.convert("RGB")
-    colours = rgb.getcolors(900 * 600) or []
-    assert len(colours) > 50
-    blue = tuple(int(render.STATUS_COLOURS["under way"][i : i + 2], 16) for i in (1, 3, 5))
-    near_blue = sum(
-        n for n, px in colours if all(abs(a - b) < 40 for a, b in zip(px, blue, strict=True))
-    )
-    assert near_blue > 200, "the corridors' colour is missing from the PNG"
+        colours, corridor_pixels = _colours(image)
+    assert colours > 50
+    assert corridor_pixels > 200, "the corridors' colour is missing from the PNG"
 
 
 def test_png_size_is_checked(tmp_path: Path) -> None:
