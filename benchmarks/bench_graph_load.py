@@ -24,7 +24,8 @@ import numpy as np
 from conftest import at_least, ms, pick, timed
 from osm_support import helsinki_pbf
 
-from routes import backend, network, settings
+from routes import network, settings
+from routes.routing import backend
 
 #: Edge attributes the columnar form keeps as float columns.
 FLOATS = ("length", "speed_kph", "travel_time")

@@ -27,7 +27,7 @@ import osmnx as ox
 import pytest
 from conftest import at_most, grid_arrays, ms, pick, timed
 
-from routes.backend import Router
+from routes.routing.backend import Router
 
 WEIGHT = "travel_time"
 SIDE = pick(500, 160)  # 500² nodes: 998,000 directed edges; 160²: 101,760

@@ -1,9 +1,9 @@
 """Map size: route geometry in the page, the usual Folium pipeline against lean lines.
 
 Routes: the Helsinki scenario's corridors (best route and up to three alternatives each,
-chosen as :func:`routes.corridors.alternative_routes` chooses them) on the extract's roads.
+chosen as :func:`routes.routing.corridors.alternative_routes` chooses them) on the extract's roads.
 Stock: ``osmnx.routing.route_to_gdf`` → one ``folium.GeoJson`` per route. Ours: one
-``folium.PolyLine`` per route from :func:`routes.corridors.simplified` (5 m, 5 decimals),
+``folium.PolyLine`` per route from :func:`routes.render.geometry.simplified` (5 m, 5 decimals),
 in one layer. Same result: every lean line stays within the tolerance plus rounding of
 its routed line. Goal: ≤ 1 KB of route geometry per route.
 
@@ -29,7 +29,9 @@ import shapely
 from conftest import ms, pick, timed
 from osm_support import helsinki_pbf
 
-from routes import backend, corridors, network, render, scenario
+from routes import network, render, scenario
+from routes.render import geometry
+from routes.routing import backend, corridors
 
 WEIGHT = "travel_time"
 ALTERNATIVES = 3
@@ -80,7 +82,7 @@ def _lines(G: nx.MultiDiGraph, node_routes: list[list[int]]) -> gpd.GeoDataFrame
 
 
 def _ours(G: nx.MultiDiGraph, node_routes: list[list[int]]) -> tuple[str, gpd.GeoDataFrame]:
-    lean = corridors.simplified(_lines(G, node_routes), columns=["route"])
+    lean = geometry.simplified(_lines(G, node_routes), columns=["route"])
     m = _empty_map()
     group = folium.FeatureGroup(name="Routes").add_to(m)
     for line in lean.geometry:
@@ -90,7 +92,7 @@ def _ours(G: nx.MultiDiGraph, node_routes: list[list[int]]) -> tuple[str, gpd.Ge
 
 def _metres_apart(a: Any, b: Any) -> float:
     """Hausdorff distance of two lon/lat lines, metres (local azimuthal equidistant)."""
-    to_local, _ = corridors._local_projection(gpd.GeoSeries([a], crs=4326))
+    to_local, _ = geometry.local_projection(gpd.GeoSeries([a], crs=4326))
     return float(shapely.hausdorff_distance(shapely.transform(a, to_local),
                                             shapely.transform(b, to_local)))  # fmt: skip
 
@@ -106,7 +108,7 @@ def test_route_geometry_per_route(
     ours_s, (ours_html, lean) = timed(lambda: _ours(G, node_routes), rounds=rounds)
     full = _lines(G, node_routes)
     worst = max(_metres_apart(a, b) for a, b in zip(full.geometry, lean.geometry, strict=True))
-    assert worst <= corridors.SIMPLIFY_TOLERANCE_M + 1.5, worst
+    assert worst <= geometry.SIMPLIFY_TOLERANCE_M + 1.5, worst
     stock_kb = (len(stock_html) - empty) / n / 1024
     ours_kb = (len(ours_html) - empty) / n / 1024
     geometry_kb = sum(len(c) for c in _LINE.findall(ours_html)) / n / 1024
@@ -128,8 +130,9 @@ def test_app_map_route_geometry(
     story, G, _ = routed
     best = corridors.route_corridors(G, story, weight=WEIGHT)
     alts = corridors.alternative_routes(G, story, ALTERNATIVES, weight=WEIGHT)
-    seconds, m = timed(lambda: render.build_map(story, best, alternatives=alts, network=G),
-                       rounds=pick(5, 2))
+    seconds, m = timed(
+        lambda: render.build_map(story, best, alternatives=alts, network=G), rounds=pick(5, 2)
+    )
     html = render.page(m)
     n = len(best) + len(alts)
     vertices = sum(len(g.coords) for g in pd.concat([best.geometry, alts.geometry]))

@@ -1,7 +1,7 @@
 """Corridor routing on the Helsinki "all" graph: the compiled backend against osmnx.
 
 Stock: one ``osmnx.routing.shortest_path`` call per pair (and
-``osmnx.routing.k_shortest_paths`` for alternatives). Ours: :class:`routes.backend.Router`
+``osmnx.routing.k_shortest_paths`` for alternatives). Ours: :class:`routes.routing.Router`
 (compiled once, outside the timing, as the graph cache stores it). Both must give the
 same routes: the very same node list, or — where paths tie at the least cost — a valid
 path of that cost (see ``tests/test_backend.py``).
@@ -23,7 +23,7 @@ import osmnx as ox
 import pytest
 from conftest import at_least, ms, pick, timed
 
-from routes.backend import Router
+from routes.routing.backend import Router
 
 WEIGHT = "travel_time"
 
@@ -211,7 +211,8 @@ def test_scenario_corridors(
     helsinki_all: nx.MultiDiGraph, helsinki_scenario: Any, report: Callable[..., None]
 ) -> None:
     """The Helsinki scenario's corridors: snap each stop, route through the waypoints."""
-    from routes import backend, corridors, scenario
+    from routes import scenario
+    from routes.routing import backend, corridors
 
     G = helsinki_all
     story = scenario.load(helsinki_scenario)

@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from routes import __version__, settings
+from routes.errors import RoutesError, UsageError
+from routes.options import ExportFormat, NetworkChoice, Weight
 
 if TYPE_CHECKING:
-    import geopandas as gpd
-    import networkx as nx
-
-    from routes.scenario import Scenario
+    from routes.pipeline import Run
 
 app = typer.Typer(
     help="Map forced displacement from the news: places, corridors and interactive maps.",
@@ -50,18 +50,15 @@ OsmOption = Annotated[
     ),
 ]
 NetworkOption = Annotated[
-    str,
+    NetworkChoice,
     typer.Option(
         "--network",
-        metavar="auto|osm|proxy",
         help="auto: OSM file, stored extract, download, else proxy. osm: OSM or fail. "
         "proxy: the offline proxy network.",
     ),
 ]
 OfflineOption = Annotated[bool, typer.Option("--offline", help="Never download (Overpass).")]
-WeightOption = Annotated[
-    str, typer.Option("--weight", metavar="travel_time|length", help="What routes minimise.")
-]
+WeightOption = Annotated[Weight, typer.Option("--weight", help="What routes minimise.")]
 AlternativesOption = Annotated[
     int,
     typer.Option(
@@ -87,22 +84,28 @@ StrictOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 
-class UsageError(Exception):
-    """Bad input: shown as one line, exit code 2."""
-
-
 @contextmanager
 def _user_errors() -> Iterator[None]:
-    """Turn input problems into one red line and exit code 2."""
-    from routes.geocode import UnknownPlaceError
-    from routes.network import NetworkError
-    from routes.scenario import ScenarioError
-
+    """Turn every user-facing failure into one red line and exit code 2."""
     try:
         yield
-    except (ScenarioError, UnknownPlaceError, UsageError, NetworkError, FileNotFoundError) as exc:
-        _say(f"error: {exc}", typer.colors.RED)
+    except (RoutesError, OSError, sqlite3.DatabaseError) as exc:
+        _say(f"error: {_one_line(exc)}", typer.colors.RED)
         raise typer.Exit(2) from None
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.filename and exc.strerror:
+        return f"{exc.filename}: {exc.strerror}"
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+class _SayHandler(logging.Handler):
+    """The library's log records, as the CLI's yellow lines on stderr."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        colour = typer.colors.YELLOW if record.levelno >= logging.WARNING else None
+        typer.secho(self.format(record), fg=colour, err=True)
 
 
 def _say(message: str, colour: str = typer.colors.YELLOW) -> None:
@@ -123,64 +126,45 @@ def main(
             "--version", callback=_version, is_eager=True, help="Show the version and exit."
         ),
     ] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Say more.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only errors.")] = False,
 ) -> None:
     """Map forced displacement from the news: places, corridors and interactive maps."""
-
-
-@dataclass
-class Run:
-    """A scenario routed on a network: what every command that routes starts from."""
-
-    scenario: Scenario
-    network: nx.MultiDiGraph
-    corridors: gpd.GeoDataFrame
-    alternatives: gpd.GeoDataFrame | None
+    log = logging.getLogger("routes")
+    log.handlers[:] = [_SayHandler()]
+    log.propagate = False
+    log.setLevel(logging.ERROR if quiet else logging.INFO if verbose else logging.WARNING)
 
 
 def _route(
     scenario: str,
     *,
     osm: Path | None,
-    network: str,
+    network: NetworkChoice,
     offline: bool,
-    weight: str,
+    weight: Weight,
     alternatives: int = 0,
     avoid: Path | None = None,
     strict: bool = False,
 ) -> Run:
-    """Load, pick the network, route; say what was assumed, warn about snaps and gaps."""
-    from routes import corridors
-    from routes import network as networks
-    from routes import scenario as scenarios
+    """Route through the pipeline; say its warnings; under ``--strict`` a gap is exit 1."""
+    from routes import pipeline
 
-    if weight not in ("travel_time", "length"):
-        raise UsageError(f"--weight must be travel_time or length, not {weight!r}")
-    story = scenarios.load(scenario)
-    G = networks.choose(
-        story,
+    run = pipeline.route_scenario(
+        scenario,
         osm=osm,
         network=network,
         offline=offline,
-        say=_say,
+        weight=weight,
+        alternatives=alternatives,
+        avoid=avoid,
     )
-    routed = corridors.route_corridors(G, story, weight=weight, avoid=avoid)
-    extra = (
-        corridors.alternative_routes(G, story, alternatives, weight=weight, avoid=avoid)
-        if alternatives
-        else None
-    )
-    for row in routed.itertuples():
-        if row.route_status != "ok":
-            _say(f"warning: corridor {row.corridor_id}: no route ({row.no_route_reason})")
-        elif row.max_snap_m > corridors.SNAP_WARNING_M:
-            _say(
-                f"warning: corridor {row.corridor_id}: a stop is {row.max_snap_m / 1000:.1f} km "
-                "from the nearest road node; the network may not cover it"
-            )
-    if strict and (routed["route_status"] != "ok").any():
+    for warning in run.warnings:
+        _say(f"warning: {warning}")
+    if strict and not run.complete:
         _say("error: --strict: some corridors have no route", typer.colors.RED)
         raise typer.Exit(1)
-    return Run(story, G, routed, extra)
+    return run
 
 
 @app.command("map")
@@ -197,9 +181,9 @@ def map_command(
         ),
     ] = None,
     osm: OsmOption = None,
-    network: NetworkOption = "auto",
+    network: NetworkOption = NetworkChoice.AUTO,
     offline: OfflineOption = False,
-    weight: WeightOption = "travel_time",
+    weight: WeightOption = Weight.TRAVEL_TIME,
     alternatives: AlternativesOption = 0,
     avoid: AvoidOption = None,
     strict: StrictOption = False,
@@ -228,7 +212,7 @@ def map_command(
     ] = "1600x1000",
 ) -> None:
     """Route the scenario's corridors and write an interactive HTML map; print its path."""
-    from routes import assets, render
+    from routes import render
 
     with _user_errors():
         size = _size(png_size)
@@ -249,16 +233,13 @@ def map_command(
             network=run.network,
             animate=not static,
         )
-        try:
-            path = render.save(
-                m,
-                output or settings.output_dir / f"{run.scenario.story.id}.html",
-                self_contained=self_contained,
-            )
-            if png is not None:
-                render.save_png(path, png, size=size)
-        except (assets.AssetError, RuntimeError) as exc:
-            raise UsageError(str(exc)) from None
+        path = render.save(
+            m,
+            output or settings.output_dir / f"{run.scenario.story.id}.html",
+            self_contained=self_contained,
+        )
+        if png is not None:
+            render.save_png(path, png, size=size)
     typer.echo(str(path))
     if png is not None:
         typer.echo(str(png))
@@ -268,9 +249,9 @@ def map_command(
 def corridors(
     scenario: ScenarioOption = settings.default_scenario,
     osm: OsmOption = None,
-    network: NetworkOption = "auto",
+    network: NetworkOption = NetworkChoice.AUTO,
     offline: OfflineOption = False,
-    weight: WeightOption = "travel_time",
+    weight: WeightOption = Weight.TRAVEL_TIME,
     alternatives: AlternativesOption = 0,
     avoid: AvoidOption = None,
     strict: StrictOption = False,
@@ -288,19 +269,9 @@ def corridors(
             avoid=avoid,
             strict=strict,
         )
-    columns = [
-        "corridor_id",
-        "length_km",
-        "travel_time_h",
-        "highway_share",
-        "roads",
-        "passes",
-        "max_snap_m",
-        "network_source",
-        "route_status",
-        "no_route_reason",
-    ]
-    records = _records(run.corridors[columns])
+    from routes.columns import SUMMARY
+
+    records = _records(run.corridors[list(SUMMARY)])
     if run.alternatives is not None:
         alts = _records(run.alternatives.drop(columns="geometry"))
         for record in records:
@@ -334,9 +305,9 @@ def corridors(
 
 @app.command()
 def export(
-    fmt: Annotated[
-        str, typer.Option("--format", "-f", metavar="gpkg|geojson|kml|csv", help="File format.")
-    ] = "gpkg",
+    fmt: Annotated[ExportFormat, typer.Option("--format", "-f", help="File format.")] = (
+        ExportFormat.GPKG
+    ),
     scenario: ScenarioOption = settings.default_scenario,
     output: Annotated[
         Path,
@@ -345,22 +316,20 @@ def export(
         ),
     ] = settings.output_dir,
     osm: OsmOption = None,
-    network: NetworkOption = "auto",
+    network: NetworkOption = NetworkChoice.AUTO,
     offline: OfflineOption = False,
-    weight: WeightOption = "travel_time",
+    weight: WeightOption = Weight.TRAVEL_TIME,
     avoid: AvoidOption = None,
 ) -> None:
     """Write places, corridors (every attribute) and the network used; print the file paths."""
     from routes import export as exports
 
     with _user_errors():
-        if fmt not in exports.FORMATS:
-            raise UsageError(f"--format must be one of {', '.join(exports.FORMATS)}, not {fmt!r}")
         run = _route(
             scenario, osm=osm, network=network, offline=offline, weight=weight, avoid=avoid
         )
         layers = exports.layers(run.scenario, run.corridors, run.network)
-        paths = exports.write(layers, fmt, output, run.scenario.story.id)
+        paths = exports.write(layers, fmt.value, output, run.scenario.story.id)
     for path in paths:
         typer.echo(str(path))
 
@@ -376,7 +345,7 @@ def geocode(
 ) -> None:
     """Resolve names: the scenario's places, the curated gazetteer, GeoNames, then Nominatim."""
     from routes import scenario as scenarios
-    from routes.geocode import Geocoder
+    from routes.places import Geocoder
 
     with _user_errors():
         geocoder = Geocoder.for_scenario(scenarios.load(scenario))
@@ -475,7 +444,7 @@ def network_fetch(scenario: ScenarioOption = settings.default_scenario) -> None:
 def network_info(
     scenario: ScenarioOption = settings.default_scenario,
     osm: OsmOption = None,
-    network: NetworkOption = "auto",
+    network: NetworkOption = NetworkChoice.AUTO,
     offline: OfflineOption = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -485,13 +454,7 @@ def network_info(
 
     with _user_errors():
         story = scenarios.load(scenario)
-        G = networks.choose(
-            story,
-            osm=osm,
-            network=network,
-            offline=offline,
-            say=_say,
-        )
+        G = networks.choose(story, osm=osm, network=network, offline=offline)
         facts = networks.info(G)
     if as_json:
         typer.echo(json.dumps(facts, ensure_ascii=False, indent=2))

@@ -16,6 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from routes import datasets
+from routes.errors import ScenarioError
 
 Role = Literal[
     "origin",
@@ -210,16 +211,6 @@ class Gazetteer(_Record):
 
     sources: list[Source]
     places: list[Place]
-
-
-class ScenarioError(ValueError):
-    """A scenario file that cannot be used; the message names file, record and field."""
-
-    def __init__(self, path: str | Path, problems: list[str]) -> None:
-        self.path = str(path)
-        self.problems = problems
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        super().__init__(f"{self.path}: {problems[0]}{more}")
 
 
 def load(source: str | Path) -> Scenario:

@@ -28,7 +28,7 @@ from playwright.sync_api import (
 )
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from routes import assets
+from routes.render import assets
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update"]
@@ -37,8 +37,13 @@ LOAD_TIMEOUT_MS = 15_000
 
 #: The plain grey every map tile is drawn in (RGB).
 TILE_GREY = (221, 221, 221)
-TILE_HOSTS = {"tile.openstreetmap.org", "a.tile.openstreetmap.fr", "b.tile.openstreetmap.fr",
-              "c.tile.openstreetmap.fr", "server.arcgisonline.com"}
+TILE_HOSTS = {
+    "tile.openstreetmap.org",
+    "a.tile.openstreetmap.fr",
+    "b.tile.openstreetmap.fr",
+    "c.tile.openstreetmap.fr",
+    "server.arcgisonline.com",
+}
 
 CdnResolver = Callable[[str], Path]
 
@@ -53,7 +58,7 @@ def map_asset_urls(page_html: str) -> list[str]:
 def cdn_assets() -> CdnResolver:
     """A function from a CDN URL the map uses to the same file out of its npm package.
 
-    The packages are the ones ``routes.assets`` names (``npm pack`` once, into the cache);
+    The packages are the ones ``routes.render.assets`` names (``npm pack`` once, into the cache);
     every file they stand for must exist.
     """
     if shutil.which("npm") is None:
@@ -99,8 +104,12 @@ class MapPage:
 
     def problems(self) -> dict[str, list[str]]:
         """Console errors and warnings, page errors, dialogs and blocked requests."""
-        return {"console": self.console, "page_errors": self.page_errors,
-                "dialogs": self.dialogs, "aborted": self.aborted}
+        return {
+            "console": self.console,
+            "page_errors": self.page_errors,
+            "dialogs": self.dialogs,
+            "aborted": self.aborted,
+        }
 
     def close(self) -> None:
         """Close the page's browser context."""
@@ -245,8 +254,10 @@ _FIND_PLACE = """
 
 def place_marker(page: Page, name: str) -> Locator:
     """The circle marker of the place with this name (its label text), as a locator."""
-    page.evaluate("() => document.querySelectorAll('[data-test-place]')"
-                  ".forEach(e => e.removeAttribute('data-test-place'))")
+    page.evaluate(
+        "() => document.querySelectorAll('[data-test-place]')"
+        ".forEach(e => e.removeAttribute('data-test-place'))"
+    )
     count = page.evaluate(_FIND_PLACE, name)
     if count != 1:
         raise AssertionError(f"{count} circle markers labelled {name!r}, expected 1")
@@ -287,6 +298,4 @@ def close_popup(page: Page) -> None:
         map.setView(center, zoom, {animate: false});
     }""")
     wait_map_idle(page)
-    page.wait_for_function(
-        "() => !document.querySelector('.leaflet-tooltip:not(.routes-label)')"
-    )
+    page.wait_for_function("() => !document.querySelector('.leaflet-tooltip:not(.routes-label)')")

@@ -22,9 +22,21 @@ import yaml
 
 #: Way classes kept: osmnx's "drive_service" network (motor traffic, service roads included).
 DRIVABLE = (
-    "motorway", "motorway_link", "trunk", "trunk_link", "primary", "primary_link",
-    "secondary", "secondary_link", "tertiary", "tertiary_link", "unclassified",
-    "residential", "living_street", "road", "service",
+    "motorway",
+    "motorway_link",
+    "trunk",
+    "trunk_link",
+    "primary",
+    "primary_link",
+    "secondary",
+    "secondary_link",
+    "tertiary",
+    "tertiary_link",
+    "unclassified",
+    "residential",
+    "living_street",
+    "road",
+    "service",
 )
 
 #: Places count as "well inside" the roads when this share of the road extent's
@@ -172,13 +184,15 @@ def scenario_record(extract: HelsinkiExtract) -> dict[str, Any]:
             "date": extract.newest,
             "source": SOURCE_ID,
         },
-        "sources": [{
-            "id": SOURCE_ID,
-            "title": SOURCE_TITLE,
-            "publisher": "OpenStreetMap contributors",
-            "date": extract.newest,
-            "url": "https://www.openstreetmap.org/copyright",
-        }],
+        "sources": [
+            {
+                "id": SOURCE_ID,
+                "title": SOURCE_TITLE,
+                "publisher": "OpenStreetMap contributors",
+                "date": extract.newest,
+                "url": "https://www.openstreetmap.org/copyright",
+            }
+        ],
         "places": [
             {
                 "id": place_id,
@@ -235,7 +249,8 @@ def helsinki_scenario(tmp_path_factory: pytest.TempPathFactory) -> Path:
     extract = helsinki_extract(tmp_path_factory)
     path = extract.osm_file.with_name("helsinki-scenario.yaml")
     if not path.exists():
-        text = yaml.dump(scenario_record(extract), Dumper=_PlainDumper, sort_keys=False,
-                         allow_unicode=True)
+        text = yaml.dump(
+            scenario_record(extract), Dumper=_PlainDumper, sort_keys=False, allow_unicode=True
+        )
         path.write_text(text, encoding="utf-8")
     return path

@@ -21,8 +21,10 @@ import osmnx as ox
 import pytest
 from osm_support import helsinki_pbf
 
-from routes import backend, network, settings
-from routes.backend import Router
+from routes import network, settings
+from routes.render import geometry
+from routes.routing import backend
+from routes.routing.backend import Router
 
 #: Costs that differ by less than this (relative) are equal: sums in another order.
 REL = 1e-9
@@ -306,12 +308,13 @@ def test_cache_is_rebuilt_when_the_code_changes_or_an_entry_is_broken(
         assert Router.load(current).edges == backend.for_graph(G).edges
 
 
-# --- lean geometry for maps (routes.corridors.simplified, near_routes) -------------------------
+# --- lean geometry for maps (routes.render.geometry) -------------------------
 
 
 @pytest.fixture(scope="module")
 def helsinki_routes(helsinki_scenario: Path) -> tuple[nx.MultiDiGraph, Any]:
-    from routes import corridors, scenario
+    from routes import scenario
+    from routes.routing import corridors
 
     G = network.from_osm_file(helsinki_pbf())
     story = scenario.load(helsinki_scenario)
@@ -323,22 +326,20 @@ def test_simplified_lines_stay_near_the_route_and_are_small(
 ) -> None:
     import shapely
 
-    from routes import corridors
-
     _G, routed = helsinki_routes
-    lean = corridors.simplified(routed, columns=["corridor_id", "name"])
+    lean = geometry.simplified(routed, columns=["corridor_id", "name"])
     assert list(lean.columns) == ["corridor_id", "name", "geometry"]
-    to_local, _ = corridors._local_projection(routed)
+    to_local, _ = geometry.local_projection(routed)
     for full, thin in zip(routed.geometry, lean.geometry, strict=True):
         assert thin.geom_type == "LineString"
         assert len(thin.coords) < len(full.coords) / 3
         coords = np.array(thin.coords)
-        assert np.array_equal(coords, np.round(coords, corridors.DRAW_PRECISION))
+        assert np.array_equal(coords, np.round(coords, geometry.DRAW_PRECISION))
         assert (np.diff(coords, axis=0) != 0).any(axis=1).all()  # no repeated points
         apart = shapely.hausdorff_distance(
             shapely.transform(full, to_local), shapely.transform(thin, to_local)
         )
-        assert apart <= corridors.SIMPLIFY_TOLERANCE_M + 1.5
+        assert apart <= geometry.SIMPLIFY_TOLERANCE_M + 1.5
         # ends stay where the route starts and stops
         assert thin.coords[0] == pytest.approx(full.coords[0], abs=1e-5)
         assert thin.coords[-1] == pytest.approx(full.coords[-1], abs=1e-5)
@@ -349,11 +350,9 @@ def test_simplified_lines_stay_near_the_route_and_are_small(
 def test_near_routes_keeps_the_roads_around_the_corridors(
     helsinki_routes: tuple[nx.MultiDiGraph, Any],
 ) -> None:
-    from routes import corridors
-
     G, routed = helsinki_routes
-    near = corridors.near_routes(G, routed, distance_m=300)
-    wider = corridors.near_routes(G, routed, distance_m=3000)
+    near = geometry.near_routes(G, routed, distance_m=300)
+    wider = geometry.near_routes(G, routed, distance_m=3000)
     assert 0 < len(near) < len(wider) <= G.number_of_edges()
     assert set(near.columns) == {"highway", "name", "geometry"}
     assert near.crs.to_epsg() == 4326

@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import ARTICLE, write_yaml
+from conftest import ARTICLE, shared, write_yaml
 from osmnx.distance import great_circle
 from rich.console import Console
 
 from routes import scenario
 from routes.cli import app
 from routes.extract import Extraction, draft_scenario, explain, extract, sentences
-from routes.geocode import geonames_in
+from routes.places import geonames_in
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXTS = Path(__file__).parent / "fixtures" / "texts"
@@ -33,8 +33,7 @@ NOT_PLACES = ["Chatham House", "Turkish President", "Syrian American Medical Soc
 
 @pytest.fixture(scope="module")
 def cnn_text() -> str:
-    assert ARTICLE.is_file(), f"the CNN story is missing: {ARTICLE}"
-    return ARTICLE.read_text(encoding="utf-8")
+    return shared(ARTICLE).read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

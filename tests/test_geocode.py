@@ -10,7 +10,7 @@ from osmnx.distance import great_circle
 
 from routes import scenario
 from routes.cli import app
-from routes.geocode import Geocoder, UnknownPlaceError, geonames_in, normalize
+from routes.places import Geocoder, UnknownPlaceError, geonames_in, normalize
 
 
 @pytest.fixture(scope="module")

@@ -39,8 +39,12 @@ REPO = Path(__file__).resolve().parents[1]
 SCENARIO_FILE = REPO / "geodata" / "scenarios" / "aleppo-2016-12.yaml"
 SCREENSHOT = REPO / "output" / "test-artifacts" / "aleppo-map.png"
 
-LABELS = ["Rebel-held pocket of eastern Aleppo, 15 Dec 2016", "Kafriya", "Al-Fu'ah",
-          "Bab al-Hawa border crossing"]
+LABELS = [
+    "Rebel-held pocket of eastern Aleppo, 15 Dec 2016",
+    "Kafriya",
+    "Al-Fu'ah",
+    "Bab al-Hawa border crossing",
+]
 
 # The hostile scenario: what each field is changed to.
 XSS_PLACE = "<script>alert(1)</script>"  # Kafriya, a labelled enclave
@@ -64,8 +68,13 @@ def offline_args() -> list[str]:
 def render_map(tmp_path: Path, scenario: Path | None = None) -> Path:
     """Write a map with the real CLI (``routes map``); its path."""
     out = tmp_path / "map.html"
-    args = ["map", *(["--scenario", str(scenario)] if scenario else []), "--output", str(out),
-            *offline_args()]
+    args = [
+        "map",
+        *(["--scenario", str(scenario)] if scenario else []),
+        "--output",
+        str(out),
+        *offline_args(),
+    ]
     result = CliRunner().invoke(cli.app, args)
     assert result.exit_code == 0, f"{result.output}\n{result.exception!r}"
     assert out.is_file()
@@ -90,8 +99,10 @@ def expected_overlays(story: scenario_module.Scenario) -> dict[str, dict[str, in
         # each corridor: its line, AntPath's moving dashes over it, and an arrowhead
         "Corridors (proxy network, not real roads)": {"paths": None, "icons": corridors},
         "Incidents": {"paths": 0, "icons": len(story.incidents)},
-        "Events by date (use the time slider)": {"paths": corridors + len(story.incidents),
-                                                 "icons": 0},
+        "Events by date (use the time slider)": {
+            "paths": corridors + len(story.incidents),
+            "icons": 0,
+        },
     }
     for role, (_colour, _radius, label) in render.ROLE_STYLE.items():
         if count := sum(p.role == role for p in story.places):
@@ -176,18 +187,20 @@ def test_screenshot_shows_the_corridors(aleppo: MapPage) -> None:
     assert stroke.lower() == render.STATUS_COLOURS["under way"].lower()
     opacity = float(line.get_attribute("stroke-opacity") or 1)
     length, weight = line.evaluate("p => [p.getTotalLength(), +p.getAttribute('stroke-width')]")
-    colour = tuple(int(stroke[i:i + 2], 16) for i in (1, 3, 5))
+    colour = tuple(int(stroke[i : i + 2], 16) for i in (1, 3, 5))
     # The line is drawn translucent over the grey tiles: expect the blend.
-    seen = tuple(round(opacity * c + (1 - opacity) * g) for c, g in zip(colour, TILE_GREY,
-                                                                          strict=True))
+    seen = tuple(
+        round(opacity * c + (1 - opacity) * g) for c, g in zip(colour, TILE_GREY, strict=True)
+    )
 
     with Image.open(SCREENSHOT) as shot:
         image = shot.convert("RGB")
     viewport = page.viewport_size or {"width": 0, "height": 0}
     assert image.size == (viewport["width"], viewport["height"])
     colours: list[Any] = image.getcolors(image.width * image.height) or []
-    matching = sum(n for n, px in colours
-                   if all(abs(a - b) <= 10 for a, b in zip(px, seen, strict=True)))
+    matching = sum(
+        n for n, px in colours if all(abs(a - b) <= 10 for a, b in zip(px, seen, strict=True))
+    )
     # The line's area less what lies under the lines sharing its route, markers and labels:
     # about 37% of it shows in the plain blend (2,400 of 6,500 px at 1280x900).
     assert matching >= 0.2 * length * weight, (matching, length, weight, seen)
@@ -200,13 +213,28 @@ def test_layer_control_lists_every_overlay(
 ) -> None:
     """The page's overlays are all in the control, and include one layer per kind of feature."""
     in_page = overlay_names(aleppo_html.read_text(encoding="utf-8"))
-    in_control = [t.strip() for t in aleppo.page.locator(
-        ".leaflet-control-layers-overlays label").all_inner_texts()]
+    in_control = [
+        t.strip()
+        for t in aleppo.page.locator(".leaflet-control-layers-overlays label").all_inner_texts()
+    ]
     assert in_control == in_page
-    expected = ["Areas", "Corridors (proxy network, not real roads)", "Incidents",
-                *(f"Places: {role}" for role in ["origin", "besieged enclave", "destination",
-                                                 "border crossing", "documented waypoint",
-                                                 "town or city", "neighbourhood"])]
+    expected = [
+        "Areas",
+        "Corridors (proxy network, not real roads)",
+        "Incidents",
+        *(
+            f"Places: {role}"
+            for role in [
+                "origin",
+                "besieged enclave",
+                "destination",
+                "border crossing",
+                "documented waypoint",
+                "town or city",
+                "neighbourhood",
+            ]
+        ),
+    ]
     assert set(expected) <= set(in_page)
     assert set(expected_overlays(story)) == set(in_page)
 

@@ -11,8 +11,9 @@ import osmnx as ox
 import pytest
 from osmnx.distance import great_circle
 
-from routes import corridors, network, scenario
+from routes import network, scenario
 from routes.cli import app
+from routes.routing import corridors
 
 
 @pytest.fixture(scope="module")

@@ -18,10 +18,10 @@ import pytest
 import requests
 from osm_support import OsmPlace, helsinki_places  # noqa: F401  (pytest fixture)
 
-import routes.geocode
+import routes.places
 import routes.scenario
 import routes.settings
-from routes.geocode import Geocoder, UnknownPlaceError
+from routes.places import Geocoder, UnknownPlaceError
 
 #: OSM node 4551252286, ``place=suburb``, ``name=Kaisaniemi`` in the Helsinki extract.
 KAISANIEMI_NODE = 4551252286
@@ -31,16 +31,14 @@ NOMINATIM_SOURCE = "Nominatim (OpenStreetMap contributors, ODbL)"
 @pytest.fixture(scope="session")
 def geonames_index() -> list[Path]:
     """The GeoNames index in the user's cache, shared with the other tests (built once)."""
-    routes.geocode.geonames_in((0.0, 0.0, 0.0, 0.0))
+    routes.places.geonames_in((0.0, 0.0, 0.0, 0.0))
     built = sorted(routes.settings.cache_dir.glob("geonames-*.sqlite"))
     assert built, "GeoNames index was not built"
     return built
 
 
 @pytest.fixture
-def cache_dir(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, geonames_index: list[Path]
-) -> Path:
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, geonames_index: list[Path]) -> Path:
     """A fresh routes cache (osmnx's HTTP cache inside it), with the session's GeoNames index.
 
     osmnx's settings are restored after the test, since configure_osmnx changes them.
@@ -65,6 +63,7 @@ def socket_attempts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         def blocked(*args: Any, **kwargs: Any) -> Any:
             attempts.append(f"{what}{args!r}")
             raise error(f"network blocked by the test: {what}")
+
         return blocked
 
     monkeypatch.setattr(socket, "getaddrinfo", refuse("getaddrinfo", socket.gaierror))
@@ -118,16 +117,18 @@ def save_nominatim_answer(cache_dir: Path, query: str, answer: list[dict[str, An
 
 def nominatim_answer(place: OsmPlace) -> list[dict[str, Any]]:
     """A Nominatim search result (JSON list) for an OSM place node, from the node's own data."""
-    return [{
-        "osm_type": "node",
-        "osm_id": place.node_id,
-        "lat": f"{place.lat:.7f}",
-        "lon": f"{place.lon:.7f}",
-        "class": "place",
-        "type": place.place,
-        "name": place.name,
-        "display_name": place.name,
-    }]
+    return [
+        {
+            "osm_type": "node",
+            "osm_id": place.node_id,
+            "lat": f"{place.lat:.7f}",
+            "lon": f"{place.lon:.7f}",
+            "class": "place",
+            "type": place.place,
+            "name": place.name,
+            "display_name": place.name,
+        }
+    ]
 
 
 def test_configure_osmnx_uses_our_cache_and_user_agent(cache_dir: Path) -> None:

@@ -17,8 +17,8 @@ from osm_support import helsinki_osm, helsinki_scenario  # noqa: F401  (pytest f
 from typer.testing import CliRunner, Result
 
 import routes.cli
-import routes.corridors
 import routes.network
+import routes.routing.corridors
 import routes.scenario
 import routes.settings
 
@@ -142,20 +142,26 @@ def test_corridor_routes_equal_osmnx_shortest_paths(
     core = max(nx.strongly_connected_components(G), key=len)
     scenario = routes.scenario.load(helsinki_scenario)
     assert any(c.waypoints for c in scenario.corridors)
-    routed = routes.corridors.route_corridors(G, scenario, weight=weight)
+    routed = routes.routing.corridors.route_corridors(G, scenario, weight=weight)
     assert list(routed["corridor_id"]) == [c.id for c in scenario.corridors]
 
     for corridor, row in zip(scenario.corridors, routed.itertuples(), strict=True):
         places = [scenario.place(stop) for stop in corridor.stops]
-        stops = [int(n) for n in ox.distance.nearest_nodes(
-            G, [p.lon for p in places], [p.lat for p in places])]
+        stops = [
+            int(n)
+            for n in ox.distance.nearest_nodes(G, [p.lon for p in places], [p.lat for p in places])
+        ]
         # the test data's premise: each place's nearest road node can reach all the others
         assert set(stops) <= core, f"{corridor.id}: a stop snaps off the strongly connected core"
         length, travel_time, total = _osmnx_totals(G, stops, weight)
         # osmnx's legs are optimal: networkx agrees on their cost
-        assert total == pytest.approx(sum(
-            nx.shortest_path_length(G, a, b, weight=weight)
-            for a, b in itertools.pairwise(stops)), rel=1e-9)
+        assert total == pytest.approx(
+            sum(
+                nx.shortest_path_length(G, a, b, weight=weight)
+                for a, b in itertools.pairwise(stops)
+            ),
+            rel=1e-9,
+        )
 
         assert row.route_status == "ok"
         assert row.network_source == "osm"
@@ -186,8 +192,15 @@ def test_cli_map_on_osm_roads(
 ) -> None:
     """`routes map --osm` writes the map; corridor popups say the routes are OpenStreetMap roads."""
     out = tmp_path / "h.html"
-    result = _invoke("map", "--osm", str(helsinki_osm), "--scenario", str(helsinki_scenario),
-                     "--output", str(out))
+    result = _invoke(
+        "map",
+        "--osm",
+        str(helsinki_osm),
+        "--scenario",
+        str(helsinki_scenario),
+        "--output",
+        str(out),
+    )
     assert result.exit_code == 0, result.output
     assert result.stdout.strip() == str(out)
     assert "proxy" not in result.stderr
@@ -206,8 +219,9 @@ def test_cli_corridors_json_on_osm_roads(
     helsinki_scenario: Path,  # noqa: F811
 ) -> None:
     """`routes corridors --osm --json`: every corridor routed, on OSM."""
-    result = _invoke("corridors", "--osm", str(helsinki_osm), "--scenario", str(helsinki_scenario),
-                     "--json")
+    result = _invoke(
+        "corridors", "--osm", str(helsinki_osm), "--scenario", str(helsinki_scenario), "--json"
+    )
     assert result.exit_code == 0, result.output
     records = json.loads(result.stdout)
     scenario = routes.scenario.load(helsinki_scenario)
@@ -266,8 +280,9 @@ def test_cli_corrupt_osm_file(
     bad = tmp_path / f"{kind}.osm"
     bad.write_bytes(CORRUPT[kind](helsinki_osm.read_bytes()))
     out = tmp_path / "h.html"
-    result = _invoke("map", "--osm", str(bad), "--scenario", str(helsinki_scenario),
-                     "--output", str(out))
+    result = _invoke(
+        "map", "--osm", str(bad), "--scenario", str(helsinki_scenario), "--output", str(out)
+    )
     line = _one_line_error(result, bad.name)
     assert "OSM" in line or "OpenStreetMap" in line, line
     assert not out.exists()

@@ -17,8 +17,9 @@ import pytest
 from osm_support import helsinki_pbf
 from shapely.geometry import mapping
 
-from routes import corridors, network, scenario, settings
+from routes import network, scenario, settings
 from routes.cli import app
+from routes.routing import corridors
 
 
 @pytest.fixture
@@ -250,7 +251,7 @@ def test_avoid_keeps_routes_out_of_an_area(
     assert result.exit_code == 0, result.output
     rerouted = json.loads(result.stdout)[direct]
     assert rerouted["route_status"] == "ok"
-    detour = corridors.route_corridors(G, story, avoid=avoid).iloc[direct]
+    detour = corridors.route_corridors(G, story, roads=network.avoiding(G, avoid)).iloc[direct]
     assert first.geometry.intersects(closed) and not detour.geometry.intersects(closed)
     assert detour.length_km == rerouted["length_km"] > first.length_km
 
@@ -361,7 +362,8 @@ def test_csv_is_flowmap_layout(runner: Any, tmp_path: Path) -> None:
 
 def test_export_rejects_unknown_format(runner: Any, tmp_path: Path) -> None:
     result = runner.invoke(app, ["export", "-f", "shp", "-o", str(tmp_path)])
-    assert result.exit_code == 2 and "gpkg, geojson, kml, csv" in result.stderr
+    assert result.exit_code == 2 and "'shp' is not one of" in result.stderr
+    assert all(f"'{fmt}'" in result.stderr for fmt in ("gpkg", "geojson", "kml", "csv"))
     assert list(tmp_path.iterdir()) == []
 
 

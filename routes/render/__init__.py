@@ -5,7 +5,7 @@ which makes it inert both as HTML and inside the JavaScript template literals
 folium wraps popups and tooltips in. Element ids are sequential, so the same
 inputs give the same bytes. :func:`page` writes the default (CDN) page or,
 ``self_contained``, one with every script and stylesheet inlined from the npm
-packages in :mod:`routes.assets`.
+packages in :mod:`routes.render.assets`.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from routes._io import write_atomically
+from routes.errors import UsageError
 
 if TYPE_CHECKING:
     import folium
@@ -127,7 +128,7 @@ def build_map(
     import folium
     from folium import plugins
 
-    from routes.corridors import simplified
+    from routes.render.geometry import simplified
 
     with _sequential_ids():
         m = folium.Map(tiles=None, control_scale=True, zoom_snap=0.25)
@@ -165,7 +166,7 @@ def build_map(
         _add_overlays(
             m,
             _title_html(scenario),
-            _legend_html(scenario, corridors),
+            _legend_html(scenario, corridors, network),
             _summary_html(scenario, corridors),
         )
         credit = f"Story: {scenario.story.publisher}, {scenario.story.published:%d %b %Y} · "
@@ -187,7 +188,7 @@ def build_map(
 
 def page(m: folium.Map, *, self_contained: bool = False) -> str:
     """The map as one HTML page; ``self_contained`` inlines every script and stylesheet."""
-    from routes import assets
+    from routes.render import assets
 
     text = m.get_root().render()
     text = re.sub(r",\s*maximum-scale=1\.0, user-scalable=no", "", text)  # let readers zoom
@@ -205,16 +206,17 @@ def save_png(
 ) -> Path:
     """Screenshot a saved map in headless Chromium (Playwright) for print and social media.
 
-    Scripts and stylesheets come from the npm packages of :mod:`routes.assets`;
+    Scripts and stylesheets come from the npm packages of :mod:`routes.render.assets`;
     basemap tiles load when there is a network, else the map shows no basemap.
     """
-    from routes import assets, settings
+    from routes import settings
+    from routes.render import assets
 
     try:
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
     except ImportError:
-        raise RuntimeError("PNG export needs Playwright: pip install 'routes[png]'") from None
+        raise UsageError("PNG export needs Playwright: pip install 'routes[png]'") from None
 
     def answer(route: Any) -> None:
         url = route.request.url
@@ -239,7 +241,7 @@ def save_png(
             shot = tab.screenshot(type="png")
             browser.close()
     except PlaywrightError as exc:
-        raise RuntimeError(
+        raise UsageError(
             f"PNG export failed in Chromium ({settings.chromium}): {str(exc).splitlines()[0]}"
         ) from None
     return write_atomically(Path(png_path), shot)
@@ -334,7 +336,7 @@ def _add_network(m: folium.Map, G: nx.MultiDiGraph, corridors: gpd.GeoDataFrame)
     """The edges within NETWORK_NEAR_M of a corridor, simplified, as one layer."""
     import folium
 
-    from routes.corridors import near_routes
+    from routes.render.geometry import near_routes
 
     edges = near_routes(G, corridors, distance_m=NETWORK_NEAR_M)[["highway", "geometry"]]
     if edges.empty:
@@ -746,7 +748,9 @@ def _title_html(scenario: Scenario) -> str:
     )
 
 
-def _legend_html(scenario: Scenario, corridors: gpd.GeoDataFrame) -> str:
+def _legend_html(
+    scenario: Scenario, corridors: gpd.GeoDataFrame, network: nx.MultiDiGraph | None
+) -> str:
     peak = _peak_people(corridors)
     statuses = dict.fromkeys(corridors["status"])
     status_items = [
@@ -776,7 +780,7 @@ def _legend_html(scenario: Scenario, corridors: gpd.GeoDataFrame) -> str:
     if scenario.incidents:
         place_items.append('<li><i class="tri"></i>Incident</li>')
     network = (
-        f"Routes drawn on a proxy network ({escape(_proxy_note())}); pass an OpenStreetMap "
+        f"Routes drawn on a proxy network ({escape(_proxy_note(network))}); pass an OpenStreetMap "
         "extract with --osm for real roads."
         if _network_source(corridors) == "proxy"
         else "Routes drawn on OpenStreetMap roads."
@@ -814,10 +818,12 @@ def _summary_html(scenario: Scenario, corridors: gpd.GeoDataFrame) -> str:
     )
 
 
-def _proxy_note() -> str:
-    from routes.network import CIRCUITY, PROXY_SPEED_KPH
-
-    return f"great-circle links × {CIRCUITY}, {PROXY_SPEED_KPH:g} km/h assumed"
+def _proxy_note(network: nx.MultiDiGraph | None) -> str:
+    """The proxy network's assumptions, as the graph states them."""
+    facts = network.graph if network is not None else {}
+    if "circuity" not in facts:
+        return "great-circle links, assumed speed"
+    return f"great-circle links × {facts['circuity']}, {facts['speed_kph']:g} km/h assumed"
 
 
 # --- helpers -----------------------------------------------------------------------------

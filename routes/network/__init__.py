@@ -13,6 +13,7 @@ download, pinned to the story's date; the offline proxy network.
 from __future__ import annotations
 
 import hashlib
+import logging
 import pickle
 import sys
 import tempfile
@@ -21,6 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from routes import __version__, settings
+from routes.errors import DownloadError, NetworkError
+
+log = logging.getLogger("routes")
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -68,21 +72,12 @@ OVERPASS_FILTER = (
 OSM_SUFFIXES = (".osm", ".osm.bz2", ".osm.gz", ".osm.pbf", ".pbf")
 
 
-class NetworkError(RuntimeError):
-    """No usable network: an unreadable file, or OSM required but not to be had."""
-
-
-class DownloadError(NetworkError):
-    """The Overpass download failed (no network, server error, timeout)."""
-
-
 def choose(
     scenario: Scenario,
     *,
     osm: str | Path | None = None,
     network: str = "auto",
     offline: bool = False,
-    say: Callable[[str], None] = lambda message: print(message, file=sys.stderr),
 ) -> nx.MultiDiGraph:
     """The network a run routes on, in the order the module docstring gives.
 
@@ -110,8 +105,10 @@ def choose(
         except DownloadError as exc:
             if network == "osm":
                 raise
-            say(f"OpenStreetMap download failed ({exc}); falling back to the proxy network")
-    say(
+            log.warning(
+                "OpenStreetMap download failed (%s); falling back to the proxy network", exc
+            )
+    log.warning(
         "Routing on the offline proxy network (straight links between real places, assumed "
         "speed). For real roads pass --osm FILE or run `routes network fetch` when online."
     )
@@ -203,7 +200,7 @@ def _proxy_nodes(scenario: Scenario) -> list[dict[str, object]]:
     """The scenario's places, then GeoNames towns more than 500 m from all of them."""
     from osmnx.distance import great_circle
 
-    from routes.geocode import geonames_in
+    from routes.places import geonames_in
 
     places = [p for p in scenario.places if p.role != "country"]
     towns = [
@@ -439,7 +436,7 @@ def _build_key() -> str:
     the Python version, the speed table and the Overpass filter."""
     from importlib.metadata import version
 
-    from routes import backend
+    from routes.routing import backend
 
     sources = [
         Path(module.__file__ or "").read_bytes() for module in (sys.modules[__name__], backend)
@@ -465,7 +462,7 @@ def _cached(key: str, build: Callable[[], nx.MultiDiGraph]) -> nx.MultiDiGraph:
     router stored beside it as arrays (``.routing.npz``), so routing needs no compiling
     either. An unreadable entry is built again.
     """
-    from routes import backend
+    from routes.routing import backend
 
     stem = settings.cache_dir / "graphs" / f"{key}-{_build_key()}"
     graph_path, router_path = stem.with_suffix(".pickle"), stem.with_suffix(".routing.npz")

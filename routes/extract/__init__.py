@@ -4,7 +4,7 @@ Rules over a gazetteer, no statistical model (see the README for why):
 
 1. **Toponyms.** Runs of capitalised (or Arabic-script) words are looked up, whole,
    in the curated places (the bundled scenarios and gazetteer), GeoNames country
-   records and the GeoNames ``cities500`` name index that :mod:`routes.geocode`
+   records and the GeoNames ``cities500`` name index that :mod:`routes.places`
    keeps in SQLite. A run that is more than a place name ("Chatham House",
    "Aleppo University", "Marianne Gasser") is not a place; demonyms ("Syrian") are
    adjectives; a name followed by "said" or shared with a person named in the
@@ -42,7 +42,7 @@ from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
 
 from routes import datasets, settings
-from routes.geocode import geonames_in, normalize
+from routes.places import geonames_in, normalize
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -722,7 +722,7 @@ def _bundled_curated() -> list[CuratedPlace]:
 
 
 def _geonames_db() -> sqlite3.Connection:
-    from routes import geocode
+    from routes import places as geocode
 
     return geocode.geonames_db()
 

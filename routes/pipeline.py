@@ -1,0 +1,109 @@
+"""Load → network → route: the one place that runs the stages in order.
+
+The CLI, notebooks and scripts call :func:`route_scenario` and get a :class:`Run`
+back; what a person should be told comes back as data (``Run.warnings``), never printed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+from routes import columns
+from routes.errors import UsageError
+from routes.options import NetworkChoice, Weight
+
+if TYPE_CHECKING:
+    import geopandas as gpd
+    import networkx as nx
+
+    from routes.scenario import Scenario
+
+__all__ = ["Run", "route_scenario"]
+
+_Choice = TypeVar("_Choice", Weight, NetworkChoice)
+
+
+@dataclass
+class Run:
+    """A scenario routed on a network: what every command that routes starts from."""
+
+    scenario: Scenario
+    network: nx.MultiDiGraph
+    corridors: gpd.GeoDataFrame
+    alternatives: gpd.GeoDataFrame | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every corridor has a route."""
+        return bool((self.corridors[columns.ROUTE_STATUS] == "ok").all())
+
+
+def route_scenario(
+    scenario: str | Path | Scenario,
+    *,
+    osm: str | Path | None = None,
+    network: NetworkChoice | str = NetworkChoice.AUTO,
+    offline: bool = False,
+    weight: Weight | str = Weight.TRAVEL_TIME,
+    alternatives: int = 0,
+    avoid: str | Path | None = None,
+) -> Run:
+    """Load the scenario, choose its network, route every corridor (and alternatives).
+
+    Parameters
+    ----------
+    scenario
+        A scenario file, the id of a bundled one, or a loaded :class:`Scenario`.
+    osm, network, offline
+        Where the roads come from; see :func:`routes.network.choose`.
+    weight
+        What routes minimise: ``travel_time`` or ``length``.
+    alternatives
+        Up to this many alternative routes per corridor.
+    avoid
+        GeoJSON polygons whose roads routes may not use.
+    """
+    from routes import network as networks
+    from routes import scenario as scenarios
+    from routes.routing import corridors
+
+    weight = _choice(Weight, weight, "weight")
+    network = _choice(NetworkChoice, network, "network")
+    story = scenario if isinstance(scenario, scenarios.Scenario) else scenarios.load(scenario)
+    G = networks.choose(story, osm=osm, network=network, offline=offline)
+    roads = networks.avoiding(G, avoid) if avoid is not None else None
+    routed = corridors.route_corridors(G, story, weight=weight, roads=roads)
+    extra = (
+        corridors.alternative_routes(G, story, alternatives, weight=weight, roads=roads)
+        if alternatives
+        else None
+    )
+    return Run(story, G, routed, extra, _warnings(routed))
+
+
+def _warnings(routed: gpd.GeoDataFrame) -> list[str]:
+    from routes.routing.corridors import SNAP_WARNING_M
+
+    said = []
+    for row in routed.to_dict("records"):
+        corridor = row[columns.CORRIDOR_ID]
+        if row[columns.ROUTE_STATUS] != "ok":
+            said.append(f"corridor {corridor}: no route ({row[columns.NO_ROUTE_REASON]})")
+        elif row[columns.MAX_SNAP_M] > SNAP_WARNING_M:
+            said.append(
+                f"corridor {corridor}: a stop is {row[columns.MAX_SNAP_M] / 1000:.1f} km "
+                "from the nearest road node; the network may not cover it"
+            )
+    return said
+
+
+def _choice(kind: type[_Choice], value: str, name: str) -> _Choice:
+    """``value`` as a member of ``kind``, or a :class:`UsageError` naming the allowed values."""
+    try:
+        return kind(value)
+    except ValueError:
+        allowed = ", ".join(member.value for member in kind)
+        raise UsageError(f"{name} must be one of {allowed}, not {value!r}") from None
