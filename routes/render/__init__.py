@@ -18,6 +18,7 @@ import math
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -190,7 +191,8 @@ def page(m: folium.Map, *, self_contained: bool = False) -> str:
     """The map as one HTML page; ``self_contained`` inlines every script and stylesheet."""
     from routes.render import assets
 
-    text = m.get_root().render()
+    with _verbatim_rewraps():
+        text = m.get_root().render()
     text = re.sub(r",\s*maximum-scale=1\.0, user-scalable=no", "", text)  # let readers zoom
     text = text.replace("<html>", '<html lang="en">', 1)
     return assets.inline(text) if self_contained else text
@@ -870,6 +872,32 @@ def _latlon(lat: float, lon: float) -> tuple[float, float]:
 
 
 @contextmanager
+def _verbatim_rewraps() -> Iterator[None]:
+    """While a page renders, text is never template source.
+
+    branca renders each element and wraps the output, story text included, in a new
+    ``Element(output)``, whose first argument it compiles as a Jinja template: so a
+    name like ``{{ 7*7 }}`` would be evaluated and ``{% raw %}`` would break the page.
+    Here those wraps print their text as it is.
+    """
+    import branca.element
+
+    class Verbatim:
+        def __init__(self, source: str) -> None:
+            self.source = source
+
+        def render(self, *args: object, **kwargs: object) -> str:
+            return self.source
+
+    original = branca.element.Template
+    branca.element.Template = Verbatim  # type: ignore[misc,assignment]
+    try:
+        yield
+    finally:
+        branca.element.Template = original  # type: ignore[misc]
+
+
+@contextmanager
 def _sequential_ids() -> Iterator[None]:
     """Number branca elements 0, 1, 2… instead of random hex, for reproducible pages."""
     from branca.element import Element
@@ -922,13 +950,31 @@ _CSS = """
 
 
 def _add_overlays(m: folium.Map, *escaped_html: str) -> None:
-    """Fixed HTML blocks over the map (title, legend, summary), already escaped, and their CSS."""
-    from branca.element import Element
+    """Fixed HTML blocks over the map (title, legend, summary), already escaped, and their CSS.
 
+    Each block is a value the page's template prints, never template source: a story's
+    ``{{ … }}`` or ``{% … %}`` reaches the reader as the characters it is.
+    """
     root = m.get_root()
-    root.header.add_child(Element(f"<style>{_CSS}</style>"), name="routes_css")  # type: ignore[attr-defined]
+    root.header.add_child(_markup()(f"<style>{_CSS}</style>"), name="routes_css")  # type: ignore[attr-defined]
     for i, block in enumerate(escaped_html):
-        root.html.add_child(Element(block), name=f"routes_overlay_{i}")  # type: ignore[attr-defined]
+        root.html.add_child(_markup()(block), name=f"routes_overlay_{i}")  # type: ignore[attr-defined]
+
+
+@cache
+def _markup() -> type:
+    """A branca element that prints its ``markup`` as data (made on first use: branca is heavy)."""
+    from branca.element import Element
+    from jinja2 import Template
+
+    class Markup(Element):
+        _template = Template("{{ this.markup }}")
+
+        def __init__(self, markup: str) -> None:
+            super().__init__()
+            self.markup = markup
+
+    return Markup
 
 
 def _script(template: str, **values: Any) -> Any:
