@@ -34,7 +34,7 @@ def articles(corpus: str, split: str = "all", limit: int | None = None) -> Itera
     with (DEV / CORPORA[corpus]).open(encoding="utf-8") as lines:
         kept = 0
         for i, line in enumerate(lines):
-            if split == "dev" and i % 2 or split == "test" and not i % 2:
+            if (split == "dev" and i % 2) or (split == "test" and not i % 2):
                 continue
             if limit is not None and kept >= limit:
                 return
@@ -95,7 +95,12 @@ def errors(corpus: str, split: str, limit: int | None, count: int) -> None:
         pred = {(t["start"], t["end"]) for t in predict(article)["toponyms"]}
         for start, end in sorted(gold ^ pred):
             mark = "MISS" if (start, end) in gold else "FP  "
-            print(mark, repr(text[start:end]), "|", text[max(0, start - 40) : end + 40].replace("\n", " "))
+            print(
+                mark,
+                repr(text[start:end]),
+                "|",
+                text[max(0, start - 40) : end + 40].replace("\n", " "),
+            )
             shown += 1
             if shown >= count:
                 return
