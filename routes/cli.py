@@ -320,8 +320,11 @@ def export(
     offline: OfflineOption = False,
     weight: WeightOption = Weight.TRAVEL_TIME,
     avoid: AvoidOption = None,
+    hxl: Annotated[
+        bool, typer.Option("--hxl", help="CSV: add the HXL hashtag row (#loc+name, #date…).")
+    ] = False,
 ) -> None:
-    """Write places, corridors (every attribute) and the network used; print the file paths."""
+    """Write places, corridors, claims and the network used; print the file paths."""
     from routes import export as exports
 
     with _user_errors():
@@ -329,7 +332,7 @@ def export(
             scenario, osm=osm, network=network, offline=offline, weight=weight, avoid=avoid
         )
         layers = exports.layers(run.scenario, run.corridors, run.network)
-        paths = exports.write(layers, fmt.value, output, run.scenario.story.id)
+        paths = exports.write(layers, fmt.value, output, run.scenario.story.id, hxl=hxl)
     for path in paths:
         typer.echo(str(path))
 

@@ -178,14 +178,15 @@ class Corridor(_Record):
             return chosen
         series = [
             f
-            for f in self.figures
+            for f in reversed(self.figures)
             if f.tally == "cumulative"
             and f.kind == chosen.kind
             and (f.by or f.according_to) == (chosen.by or chosen.according_to)
             and f.date is not None
             and f.date <= day
         ]
-        return max(series, key=lambda f: f.date or day) if series else None
+        # the latest day wins; on one day, the named claim, else the last listed
+        return max(series, key=lambda f: (f.date or day, f is chosen), default=None)
 
 
 class Incident(_Record):

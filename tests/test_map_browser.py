@@ -35,6 +35,7 @@ from typer.testing import CliRunner
 from routes import cli, render
 from routes import scenario as scenario_module
 from routes.render import places as render_places
+from routes.render import timeline
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIO_FILE = REPO / "geodata" / "scenarios" / "aleppo-2016-12.yaml"
@@ -100,8 +101,9 @@ def expected_overlays(story: scenario_module.Scenario) -> dict[str, dict[str, in
         # each corridor: its line, AntPath's moving dashes over it, and an arrowhead
         "Corridors (proxy network, not real roads)": {"paths": None, "icons": corridors},
         "Incidents": {"paths": 0, "icons": len(story.incidents)},
+        # the slider starts on the first day: that day's events are drawn
         "Events by date (use the time slider)": {
-            "paths": corridors + len(story.incidents),
+            "paths": sum(day == min(story.dates()) for day, _, _ in timeline.events(story)),
             "icons": 0,
         },
     }
@@ -147,6 +149,7 @@ def hostile_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
     places = {p["id"]: p for p in data["places"]}
     places["kafriya"]["name"] = XSS_PLACE
     places["al-fuah"]["name"] = XSS_TEMPLATE
+    places["al-fuah-kafriya"]["name"] = f"{XSS_PLACE} and {XSS_TEMPLATE}"  # corridor start
     first = data["corridors"][0]
     first["name"] = XSS_CORRIDOR
     first["figures"][0]["according_to"] = XSS_ACCORDING
@@ -185,7 +188,7 @@ def test_screenshot_shows_the_corridors(aleppo: MapPage) -> None:
 
     line = page.locator(".routes-corridor").first
     stroke = line.get_attribute("stroke") or ""
-    assert stroke.lower() == render.STATUS_COLOURS["under way"].lower()
+    assert stroke.lower() == render.STATUS_COLOURS["completed"].lower()
     opacity = float(line.get_attribute("stroke-opacity") or 1)
     length, weight = line.evaluate("p => [p.getTotalLength(), +p.getAttribute('stroke-width')]")
     colour = tuple(int(stroke[i : i + 2], 16) for i in (1, 3, 5))
@@ -279,7 +282,9 @@ def test_corridor_popups_give_figures_and_sources(
         for figure in corridor.figures:
             assert figure.text() in text, (corridor.id, figure)
             assert figure.according_to in text, (corridor.id, figure)
-            assert story.source(figure.source).title in text, (corridor.id, figure)
+            source = story.source(figure.source)  # every claim: publisher, date, URL or paragraph
+            assert f"{source.publisher}, {source.date:%d %b %Y}" in text, (corridor.id, figure)
+            assert (source.url or f"paragraph {figure.paragraph}") in text, (corridor.id, figure)
     first = texts["eastern-aleppo-to-idlib"]
     for needle in ["3,000", "Marianne Gasser", "CNN", "proxy network", "Story date"]:
         assert needle in first
@@ -370,7 +375,7 @@ def test_hostile_text_is_shown_literally(hostile: MapPage) -> None:
     text = open_popup(page, path=first)
     for needle in [XSS_CORRIDOR, XSS_ACCORDING, XSS_SOURCE, "3,000"]:
         assert needle in text
-    text = open_popup(page, path=page.locator("path.routes-corridor-foua-kafriya-to-aleppo"))
+    text = open_popup(page, path=page.locator("path.routes-corridor-foua-kafriya-to-jibreen"))
     assert XSS_PLACE in text and XSS_TEMPLATE in text and XSS_SOURCE in text
 
     hover_path(page, first)

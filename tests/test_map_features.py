@@ -4,6 +4,7 @@ every request refused, and the PNG export."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -77,6 +78,8 @@ def test_time_control_steps_through_the_dated_events(page: MapPage) -> None:
     events = _rings(page)
     assert events == 4  # three departures and the incident, all on 15 December
     assert page.page.locator("output.time-text").inner_text() == "2016-12-15"
+    assert (end - start) // 86_400_000 == 8, "15 to 22 December, to the end of the 22nd"
+    assert re.search(r'"steps":\s*8\b', page.page.content()), "one playback step per day"
     set_value = "(s, v) => { s.value = v; s.dispatchEvent(new Event('input', {bubbles: true})); }"
     slider.evaluate(set_value, str(end))
     page.page.wait_for_timeout(200)
@@ -118,7 +121,7 @@ def test_search_box_finds_a_place(page: MapPage) -> None:
     p = page.page
     before = p.evaluate("() => Object.values(window).find(v => v instanceof L.Map).getCenter()")
     p.locator(".leaflet-control-search input").press_sequentially("Kafr", delay=50)
-    tip = p.locator(".search-tip", has_text="Kafriya")
+    tip = p.locator(".search-tip", has_text=re.compile(r"^Kafriya$"))
     tip.wait_for(state="visible")
     tip.click()
     p.wait_for_timeout(800)

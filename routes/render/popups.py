@@ -81,14 +81,10 @@ def corridor_rows(row: dict[str, Any], scenario: Scenario) -> list[tuple[str, ob
 
 
 def figure_rows(figures: Iterable[Figure], scenario: Scenario) -> list[tuple[str, object]]:
-    return [
-        (
-            f.kind.capitalize(),
-            f"{f.text()}, according to {f.according_to}. "
-            f"Source: {source_text(f.source, f.detail, scenario)}",
-        )
-        for f in figures
-    ]
+    """Every claim, side by side by quantity (see :func:`routes.claims.popup_claims`)."""
+    from routes.claims import popup_claims
+
+    return list(popup_claims(list(figures), scenario))
 
 
 def source_text(source_id: str, detail: str | None, scenario: Scenario) -> str:

@@ -12,27 +12,42 @@ from routes.render.style import OKABE_ITO, rounded
 if TYPE_CHECKING:
     import folium
 
-    from routes.scenario import Scenario
+    from routes.scenario import Place, Scenario
 
 __all__ = [
     "add_timeline",
+    "events",
 ]
 
 
-def add_timeline(m: folium.Map, scenario: Scenario) -> None:
-    """Dated events (departures, incidents) that a time slider steps through, day by day."""
-    from folium import plugins
-    from folium.utilities import JsCode
-
-    events = [
+def events(scenario: Scenario) -> list[tuple[dt.date, Place, str]]:
+    """Every dated event, as (day, where, label): departures, later phases, incidents."""
+    found = [
         (c.date, scenario.place(c.origin), f"Departures: {c.name} ({headline(c)})")
         for c in scenario.corridors
     ]
-    events += [
+    for c in scenario.corridors:
+        for phase in c.phases:
+            if phase.date == c.date:
+                continue  # the departure stands for the first phase
+            claim = c.width_on(phase.date)
+            total = f"; {claim.text()} so far, according to {claim.according_to}" if claim else ""
+            label = f"{c.name}: {phase.status}{total}"
+            found.append((phase.date, scenario.place(c.origin), label))
+    found += [
         (i.date, scenario.place(i.place), f"{i.name}: " + ", ".join(f.text() for f in i.figures))
         for i in scenario.incidents
     ]
-    if not events:
+    return sorted(found, key=lambda e: (e[0], e[2]))
+
+
+def add_timeline(m: folium.Map, scenario: Scenario) -> None:
+    """Dated events that a time slider steps through, one step per day."""
+    from folium import plugins
+    from folium.utilities import JsCode
+
+    events_ = events(scenario)
+    if not events_:
         return
 
     def epoch_ms(day: dt.date) -> int:
@@ -53,7 +68,7 @@ def add_timeline(m: folium.Map, scenario: Scenario) -> None:
                     "coordinates": [rounded(place.lon), rounded(place.lat)],
                 },
             }
-            for day, place, label in sorted(events, key=lambda e: (e[0], e[2]))
+            for day, place, label in events_
         ],
     }
     timeline = plugins.Timeline(
@@ -73,7 +88,8 @@ def add_timeline(m: folium.Map, scenario: Scenario) -> None:
         show_ticks=True,
         enable_keyboard_controls=True,
         date_options="YYYY-MM-DD",
-        start=epoch_ms(min(e[0] for e in events)),
-        end=epoch_ms(max(e[0] for e in events) + dt.timedelta(days=1)),
+        steps=(events_[-1][0] - events_[0][0]).days + 1,  # one step per day
+        start=epoch_ms(events_[0][0]),
+        end=epoch_ms(events_[-1][0] + dt.timedelta(days=1)),
         position="bottomleft",
     ).add_timelines(timeline).add_to(m)
