@@ -11,6 +11,7 @@ from pathlib import Path
 __all__ = [
     "AssetError",
     "DownloadError",
+    "ExtractError",
     "NetworkError",
     "RoutesError",
     "ScenarioError",
@@ -35,6 +36,10 @@ class ScenarioError(RoutesError, ValueError):
         self.problems = problems
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         super().__init__(f"{self.path}: {problems[0]}{more}")
+
+
+class ExtractError(RoutesError, ValueError):
+    """A story that cannot be drafted: too long, or no place in it can be mapped."""
 
 
 class UnknownPlaceError(RoutesError, LookupError):

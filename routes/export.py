@@ -11,6 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from routes._io import atomic_path, inside, write_atomically
+from routes.text import safe_cell
+
 if TYPE_CHECKING:
     import geopandas as gpd
     import networkx as nx
@@ -74,16 +77,17 @@ def write(
     if fmt == "csv":
         return _write_flowmap_csv(layers, folder, stem)
     if fmt == "gpkg":
-        path = folder / f"{stem}.gpkg"
-        path.unlink(missing_ok=True)
-        for name, gdf in layers.items():
-            pyogrio.write_dataframe(gdf, path, layer=name, driver="GPKG")
+        path = inside(folder, f"{stem}.gpkg")
+        with atomic_path(path) as tmp:  # the old file stays until the new one is complete
+            for name, gdf in layers.items():
+                pyogrio.write_dataframe(gdf, tmp, layer=name, driver="GPKG")
         return [path]
     suffix, driver = {"geojson": (".geojson", "GeoJSON"), "kml": (".kml", "LIBKML")}[fmt]
     paths = []
     for name, gdf in layers.items():
-        path = folder / f"{stem}-{name}{suffix}"
-        pyogrio.write_dataframe(gdf, path, layer=name, driver=driver)
+        path = inside(folder, f"{stem}-{name}{suffix}")
+        with atomic_path(path) as tmp:
+            pyogrio.write_dataframe(gdf, tmp, layer=name, driver=driver)
         paths.append(path)
     return paths
 
@@ -94,9 +98,10 @@ def _write_flowmap_csv(layers: dict[str, gpd.GeoDataFrame], folder: Path, stem: 
     locations = places[["place_id", "name", "lat", "lon"]].rename(columns={"place_id": "id"})
     flows = corridors[["origin_id", "destination_id", "people", "corridor_id", "date"]]
     flows = flows.set_axis(["origin", "dest", "count", "corridor_id", "date"], axis=1)
-    paths = [folder / f"{stem}-locations.csv", folder / f"{stem}-flows.csv"]
-    locations.to_csv(paths[0], index=False)
-    flows.to_csv(paths[1], index=False)
+    paths = [inside(folder, f"{stem}-locations.csv"), inside(folder, f"{stem}-flows.csv")]
+    for path, frame in zip(paths, (locations, flows), strict=True):
+        frame = frame.map(safe_cell)  # a spreadsheet never runs a cell as a formula
+        write_atomically(path, frame.to_csv(index=False).encode("utf-8"))
     return paths
 
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from routes._io import write_atomically
 from routes.errors import UsageError
+from routes.text import for_display
 
 if TYPE_CHECKING:
     import folium
@@ -107,9 +108,9 @@ _NATURAL_EARTH = ("pyogrio", "tests/fixtures/naturalearth_lowres/naturalearth_lo
 
 
 def escape(text: object) -> str:
-    """Make text inert in HTML and in a JavaScript template literal."""
+    """Make text inert in HTML and in a JavaScript template literal; drop bidi controls."""
     return (
-        html.escape(str(text), quote=True)
+        html.escape(for_display(str(text)), quote=True)
         .replace("`", "&#96;")
         .replace("$", "&#36;")
         .replace("\\", "&#92;")
@@ -397,7 +398,7 @@ def _add_places(m: folium.Map, scenario: Scenario) -> folium.GeoJson:
         "features": [
             {
                 "type": "Feature",
-                "properties": {"name": html.escape(p.name, quote=False)},
+                "properties": {"name": html.escape(for_display(p.name), quote=False)},
                 "geometry": {"type": "Point", "coordinates": [p.lon, p.lat]},
             }
             for p in scenario.places
