@@ -29,7 +29,27 @@ Role = Literal[
     "neighbourhood",
     "country",
 ]
-FigureKind = Literal["people", "wounded", "buses", "ambulances", "killed", "injured"]
+#: What a figure counts (its unit).
+FigureKind = Literal[
+    "people",
+    "wounded",
+    "injured",
+    "killed",
+    "fighters",
+    "patients",
+    "buses",
+    "ambulances",
+    "vehicles",
+    "convoys",
+]
+#: How a figure is hedged in the reporting.
+Qualifier = Literal["about", "nearly", "more than", "at least", "at most", "up to"]
+#: What a figure totals: one happening, one day, everything so far (as of its date), or a plan.
+Tally = Literal["event", "day", "cumulative", "planned"]
+#: Where a corridor stands on a day.
+Status = Literal["reported", "planned", "under way", "suspended", "resumed", "completed"]
+#: What a corridor's route rests on: a seen track, reports of where it went, or what was announced.
+RouteBasis = Literal["observed", "reported", "reported plan"]
 
 #: Ids that become file names (``story.id``): letters, digits, ``-``, ``_``, ``.``; no ``/``.
 SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -75,13 +95,22 @@ class Span(_Record):
 
 
 class Figure(_Record):
-    """A count the reporting gives, and on whose word."""
+    """A claim: a count, on whose word, in which report.
 
+    Claims about the same quantity (same ``kind`` and ``tally``) from different
+    sources stand side by side; nothing merges or averages them.
+    """
+
+    id: str | None = None
     kind: FigureKind
     value: int = Field(ge=0, le=MAX_FIGURE)
-    qualifier: Literal["about", "more than", "at least", "at most", "up to"] | None = None
-    according_to: str
+    qualifier: Qualifier | None = None
+    tally: Tally = "event"
+    date: dt.date | None = None  # the day it counts (or is as of, for cumulative)
+    according_to: str  # who said it, as the report names them
+    by: str | None = None  # the organisation behind the claim (ICRC, SOHR…), for series
     source: str
+    paragraph: int | None = Field(default=None, ge=1)  # the story's line, when read there
     detail: str | None = None
     evidence: Span | None = None  # the words it was read from (drafts)
 
@@ -91,7 +120,21 @@ class Figure(_Record):
 
 
 class SourceRef(_Record):
+    """Where a record was read: a source id, and the story line or detail."""
+
     source: str
+    paragraph: int | None = Field(default=None, ge=1)
+    detail: str | None = None
+
+
+class Phase(_Record):
+    """A corridor's status from a date (to ``end``, if given), on a source's word."""
+
+    date: dt.date
+    end: dt.date | None = None
+    status: Status
+    source: str
+    paragraph: int | None = Field(default=None, ge=1)
     detail: str | None = None
 
 
@@ -103,12 +146,16 @@ class Corridor(_Record):
     origin: str
     waypoints: list[str] = []
     destination: str
-    date: dt.date
+    date: dt.date  # the first day it ran (or was planned for)
+    end: dt.date | None = None
     who: str | None = None
-    status: str = "reported"
+    status: Status = "reported"
+    route_basis: RouteBasis = "reported"
     note: str | None = None
     route_sources: list[SourceRef] = Field(min_length=1)
+    phases: list[Phase] = []
     figures: list[Figure] = []
+    line_width: str | None = None  # the id of the figure the map sizes the line by
     evidence: list[Span] = []  # the sentences that propose it (drafts)
 
     @property
@@ -120,15 +167,48 @@ class Corridor(_Record):
         """The figure of this kind, if the reporting gives one."""
         return next((f for f in self.figures if f.kind == kind), None)
 
+    def status_on(self, day: dt.date) -> Status:
+        """The status of the latest phase begun by ``day`` (``status`` without phases)."""
+        begun = [p for p in self.phases if p.date <= day]
+        return max(begun, key=lambda p: p.date).status if begun else self.status
+
+    def width_claim(self) -> Figure | None:
+        """The claim named by ``line_width``."""
+        return next((f for f in self.figures if f.id == self.line_width), None)
+
+    def width_on(self, day: dt.date) -> Figure | None:
+        """The line-width claim's series on ``day``: the same source's latest cumulative claim.
+
+        A corridor's line grows with the chosen source's totals; before that
+        source's first total the line has no width claim.
+        """
+        chosen = self.width_claim()
+        if chosen is None or chosen.tally != "cumulative":
+            return chosen
+        series = [
+            f
+            for f in self.figures
+            if f.tally == "cumulative"
+            and f.kind == chosen.kind
+            and (f.by or f.according_to) == (chosen.by or chosen.according_to)
+            and f.date is not None
+            and f.date <= day
+        ]
+        return max(series, key=lambda f: f.date or day) if series else None
+
 
 class Incident(_Record):
+    """Something that happened on a day (an attack, a suspension), at a place, on record."""
+
     id: str
     name: str
     date: dt.date
+    end: dt.date | None = None
     place: str
     location_note: str | None = None
     corridor: str | None = None
     description: str
+    sources: list[SourceRef] = []
     figures: list[Figure] = []
     evidence: list[Span] = []  # the sentences that report it (drafts)
 
@@ -218,6 +298,16 @@ class Scenario(_Record):
 
     def _places_by_id(self) -> dict[str, Place]:
         return {p.id: p for p in self.places}
+
+    def dates(self) -> list[dt.date]:
+        """Every day a corridor, phase, claim or incident is dated on, sorted."""
+        days: set[dt.date] = set()
+        for c in self.corridors:
+            days |= {c.date, *(p.date for p in c.phases)}
+            days |= {f.date for f in c.figures if f.date is not None}
+        for i in self.incidents:
+            days |= {i.date, *(f.date for f in i.figures if f.date is not None)}
+        return sorted(days)
 
     def bounds(self) -> tuple[float, float, float, float]:
         """``(west, south, east, north)`` of the places, countries left out."""
@@ -342,6 +432,8 @@ def _reference_problems(scenario: Scenario) -> list[str]:
     for section in ("sources", "places", "corridors", "incidents", "areas", "movements"):
         counts = Counter(record.id for record in getattr(scenario, section))
         problems += [f"{section} id {i!r}: used {n} times" for i, n in counts.items() if n > 1]
+    counts = Counter(f.id for f in _all_figures(scenario) if f.id is not None)
+    problems += [f"figures id {i!r}: used {n} times" for i, n in counts.items() if n > 1]
 
     def check(record: str, field: str, value: str | None, known: set[str], kind: str) -> None:
         if value is not None and value not in known:
@@ -358,14 +450,22 @@ def _reference_problems(scenario: Scenario) -> list[str]:
             check(record, f"waypoints.{j}", w, places, "place")
         for j, r in enumerate(c.route_sources):
             check(record, f"route_sources.{j}.source", r.source, sources, "source")
+        for j, ph in enumerate(c.phases):
+            check(record, f"phases.{j}.source", ph.source, sources, "source")
         for j, f in enumerate(c.figures):
             check(record, f"figures.{j}.source", f.source, sources, "source")
+        claims = {f.id for f in c.figures if f.id is not None}
+        check(record, "line_width", c.line_width, claims, "figure")
+        problems += _date_problems(record, c.date, c.end, [*c.phases, *c.figures])
     for i, inc in enumerate(scenario.incidents):
         record = f"incidents[{i}] (id: {inc.id})"
         check(record, "place", inc.place, places, "place")
         check(record, "corridor", inc.corridor, corridors, "corridor")
+        for j, r in enumerate(inc.sources):
+            check(record, f"sources.{j}.source", r.source, sources, "source")
         for j, f in enumerate(inc.figures):
             check(record, f"figures.{j}.source", f.source, sources, "source")
+        problems += _date_problems(record, inc.date, inc.end, [])
     for i, t in enumerate(scenario.toponyms):
         check(f"toponyms[{i}] ({t.text})", "place", t.place, places, "place")
     for i, mv in enumerate(scenario.movements):
@@ -399,4 +499,29 @@ def _degenerate_problems(scenario: Scenario) -> list[str]:
         if len(points) < 2:
             problems.append(f"corridors[{i}] (id: {c.id}): every stop lies at one point; "
                             "a route needs two places apart")  # fmt: skip
+    return problems
+
+
+def _all_figures(scenario: Scenario) -> list[Figure]:
+    records: list[Corridor | Incident | Movement] = [
+        *scenario.corridors,
+        *scenario.incidents,
+        *scenario.movements,
+    ]
+    return [f for r in records for f in r.figures]
+
+
+def _date_problems(
+    record: str, start: dt.date, end: dt.date | None, dated: list[Phase | Figure]
+) -> list[str]:
+    """An end before the start, or a phase or claim dated outside the record's days."""
+    if end is not None and end < start:
+        return [f"{record} field end: {end} is before date {start}"]
+    problems = []
+    for item in dated:
+        kind = "phases" if isinstance(item, Phase) else "figures"
+        day = item.date
+        if day is not None and (day < start or (end is not None and day > end)):
+            span = f"{start}..{end}" if end else f"on or after {start}"
+            problems.append(f"{record} field {kind}: {day} is outside the record's dates ({span})")
     return problems
