@@ -12,15 +12,27 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from routes import __version__, settings
+from routes._io import inside
 from routes.errors import RoutesError, UsageError
 from routes.options import ExportFormat, NetworkChoice, Weight
 
 if TYPE_CHECKING:
     from routes.pipeline import Run
 
+
+class _Commands(TyperGroup):
+    """The command group: the one place a user-facing failure becomes one line and exit 2."""
+
+    def invoke(self, ctx: Any) -> Any:
+        with _user_errors():
+            return super().invoke(ctx)
+
+
 app = typer.Typer(
+    cls=_Commands,
     help="Map forced displacement from the news: places, corridors and interactive maps.",
     no_args_is_help=True,
     add_completion=False,
@@ -89,9 +101,18 @@ def _user_errors() -> Iterator[None]:
     """Turn every user-facing failure into one red line and exit code 2."""
     try:
         yield
-    except (RoutesError, OSError, sqlite3.DatabaseError) as exc:
+    except Exception as exc:
+        if not _for_the_user(exc):
+            raise
         _say(f"error: {_one_line(exc)}", typer.colors.RED)
         raise typer.Exit(2) from None
+
+
+def _for_the_user(exc: Exception) -> bool:
+    """Bad input or a faulty environment (disk, cache, GDAL), not a bug in `routes`."""
+    return isinstance(exc, RoutesError | OSError | sqlite3.DatabaseError) or type(
+        exc
+    ).__module__.startswith(("pyogrio", "osgeo"))
 
 
 def _one_line(exc: BaseException) -> str:
@@ -235,7 +256,7 @@ def map_command(
         )
         path = render.save(
             m,
-            output or settings.output_dir / f"{run.scenario.story.id}.html",
+            output or inside(settings.output_dir, f"{run.scenario.story.id}.html"),
             self_contained=self_contained,
         )
         if png is not None:
@@ -420,7 +441,8 @@ def extract_command(
     if output is not None:
         from routes._io import write_atomically
 
-        write_atomically(output, document.encode("utf-8"))
+        with _user_errors():
+            write_atomically(output, document.encode("utf-8"))
         typer.echo(str(output))
     else:
         typer.echo(document, nl=False)

@@ -11,6 +11,7 @@ from pathlib import Path
 __all__ = [
     "AssetError",
     "DownloadError",
+    "ExtractError",
     "NetworkError",
     "RoutesError",
     "ScenarioError",
@@ -38,6 +39,10 @@ class ScenarioError(RoutesError, ValueError):
         self.problems = problems
         count = f"{len(problems)} problems: " if len(problems) > 1 else ""
         super().__init__(f"{self.path}: {count}{'; '.join(problems)}")
+
+
+class ExtractError(RoutesError, ValueError):
+    """A story that cannot be drafted: too long, or no place in it can be mapped."""
 
 
 class UnknownPlaceError(RoutesError, LookupError):

@@ -14,6 +14,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from routes._io import atomic_path, inside, write_atomically
+from routes.text import safe_cell
+
 if TYPE_CHECKING:
     import geopandas as gpd
     import networkx as nx
@@ -103,16 +106,17 @@ def write(
         return _write_flowmap_csv(layers, folder, stem, hxl=hxl)
     layers = {k: v for k, v in layers.items() if fmt in TABLES.get(k, FORMATS)}
     if fmt == "gpkg":
-        path = folder / f"{stem}.gpkg"
-        path.unlink(missing_ok=True)
-        for name, gdf in layers.items():
-            pyogrio.write_dataframe(gdf, path, layer=name, driver="GPKG")
+        path = inside(folder, f"{stem}.gpkg")
+        with atomic_path(path) as tmp:  # the old file stays until the new one is complete
+            for name, gdf in layers.items():
+                pyogrio.write_dataframe(gdf, tmp, layer=name, driver="GPKG")
         return [path]
     suffix, driver = {"geojson": (".geojson", "GeoJSON"), "kml": (".kml", "LIBKML")}[fmt]
     paths = []
     for name, gdf in layers.items():
-        path = folder / f"{stem}-{name}{suffix}"
-        pyogrio.write_dataframe(gdf, path, layer=name, driver=driver)
+        path = inside(folder, f"{stem}-{name}{suffix}")
+        with atomic_path(path) as tmp:
+            pyogrio.write_dataframe(gdf, tmp, layer=name, driver=driver)
         paths.append(path)
     return paths
 
@@ -122,7 +126,6 @@ def _write_flowmap_csv(
 ) -> list[Path]:
     import pandas as pd
 
-    from routes._io import write_atomically
     from routes.claims import HXL_TAGS
 
     places = layers["places"]
@@ -131,9 +134,10 @@ def _write_flowmap_csv(
     if hxl:  # the hashtag row HXL tools read under the header
         tags = {column: HXL_TAGS.get(column, "") for column in flows.columns}
         flows = pd.concat([pd.DataFrame([tags]), flows.astype(object)], ignore_index=True)
-    paths = [folder / f"{stem}-locations.csv", folder / f"{stem}-flows.csv"]
-    write_atomically(paths[0], locations.to_csv(index=False).encode())
-    write_atomically(paths[1], flows.to_csv(index=False).encode())
+    paths = [inside(folder, f"{stem}-locations.csv"), inside(folder, f"{stem}-flows.csv")]
+    for path, frame in zip(paths, (locations, flows), strict=True):
+        frame = frame.map(safe_cell)  # a spreadsheet never runs a cell as a formula
+        write_atomically(path, frame.to_csv(index=False).encode("utf-8"))
     return paths
 
 

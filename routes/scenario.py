@@ -7,13 +7,14 @@ validates it completely and reports every problem with file, record and field.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from routes import datasets
 from routes.errors import ScenarioError
@@ -50,6 +51,14 @@ Status = Literal["reported", "planned", "under way", "suspended", "resumed", "co
 #: What a corridor's route rests on: a seen track, reports of where it went, or what was announced.
 RouteBasis = Literal["observed", "reported", "reported plan"]
 
+#: Ids that become file names (``story.id``): letters, digits, ``-``, ``_``, ``.``; no ``/``.
+SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+#: Largest count a figure may give: more people than live on Earth is a typo.
+MAX_FIGURE = 10**10
+#: Largest scenario file read, in bytes, and the farthest latitude a web map can show.
+MAX_SCENARIO_BYTES = 32 * 2**20
+MAX_LATITUDE = 85.05
+
 
 class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -81,8 +90,8 @@ class Place(_Record):
 class Span(_Record):
     """Where a drafted record was read in the story: character offsets, end exclusive."""
 
-    start: int = Field(ge=0)
-    end: int = Field(ge=0)
+    start: int = Field(ge=0, le=MAX_FIGURE)
+    end: int = Field(ge=0, le=MAX_FIGURE)
 
 
 class Figure(_Record):
@@ -94,7 +103,7 @@ class Figure(_Record):
 
     id: str | None = None
     kind: FigureKind
-    value: int = Field(ge=0)
+    value: int = Field(ge=0, le=MAX_FIGURE)
     qualifier: Qualifier | None = None
     tally: Tally = "event"
     date: dt.date | None = None  # the day it counts (or is as of, for cumulative)
@@ -254,6 +263,17 @@ class Story(_Record):
     date: dt.date
     source: str
 
+    @field_validator("id")
+    @classmethod
+    def _slug(cls, value: str) -> str:
+        """The id names output files: no path separators, no ``..``, no absolute paths."""
+        if not SLUG.fullmatch(value):
+            raise ValueError(
+                f"{value[:60]!r} is not a slug: use 1 to 100 letters, digits, '-', '_' or '.', "
+                "starting with a letter or digit (it names the output files)"
+            )
+        return value
+
 
 class Scenario(_Record):
     """Everything one story says about who moved, where, when and on whose word."""
@@ -307,7 +327,10 @@ class Gazetteer(_Record):
 def load(source: str | Path) -> Scenario:
     """Read and validate a scenario: a YAML file, a bundled scenario id, or ``"-"`` for stdin."""
     if str(source) == "-":
-        return validate(_parse_yaml(sys.stdin.read(), "<stdin>"), name="<stdin>")
+        text = sys.stdin.read(MAX_SCENARIO_BYTES + 1)
+        if len(text) > MAX_SCENARIO_BYTES:
+            raise ScenarioError("<stdin>", [f"larger than {MAX_SCENARIO_BYTES // 2**20} MB"])
+        return validate(_parse_yaml(text, "<stdin>"), name="<stdin>")
     path = _resolve(source)
     return validate(_read_yaml(path), name=str(path))
 
@@ -320,7 +343,7 @@ def validate(data: Any, *, name: str = "<data>") -> Scenario:
         scenario = Scenario.model_validate(data)
     except ValidationError as exc:
         raise ScenarioError(name, [_describe(err, data) for err in exc.errors()]) from None
-    problems = _reference_problems(scenario)
+    problems = _reference_problems(scenario) or _degenerate_problems(scenario)
     if problems:
         raise ScenarioError(name, problems)
     return scenario
@@ -355,6 +378,9 @@ def _resolve(source: str | Path) -> Path:
 
 def _read_yaml(path: Path) -> Any:
     try:
+        if path.stat().st_size > MAX_SCENARIO_BYTES:
+            raise ScenarioError(path, [f"larger than {MAX_SCENARIO_BYTES // 2**20} MB; "
+                                       "a scenario is a few kilobytes of YAML"])  # fmt: skip
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ScenarioError(path, [f"cannot read the file ({exc})"]) from None
@@ -454,6 +480,26 @@ def _reference_problems(scenario: Scenario) -> list[str]:
         check(record, "source", a.source, sources, "source")
         for j, place_id in enumerate(a.places):
             check(record, f"places.{j}", place_id, places, "place")
+    return problems
+
+
+def _degenerate_problems(scenario: Scenario) -> list[str]:
+    """Scenarios that validate but cannot be routed or drawn: nothing to route, no map extent."""
+    problems: list[str] = []
+    if not scenario.corridors:
+        problems.append("corridors: none; add at least one corridor (origin, destination, "
+                        "date, route_sources) to route and map")  # fmt: skip
+    if all(p.role == "country" for p in scenario.places):
+        problems.append("places: every place is a country; add the towns the story names")
+    for i, p in enumerate(scenario.places):
+        if abs(p.lat) > MAX_LATITUDE:
+            problems.append(f"places[{i}] (id: {p.id}) field lat: {p.lat} is beyond "
+                            f"±{MAX_LATITUDE}°, which a web map cannot show")  # fmt: skip
+    for i, c in enumerate(scenario.corridors):
+        points = {(scenario.place(s).lat, scenario.place(s).lon) for s in c.stops}
+        if len(points) < 2:
+            problems.append(f"corridors[{i}] (id: {c.id}): every stop lies at one point; "
+                            "a route needs two places apart")  # fmt: skip
     return problems
 
 

@@ -13,22 +13,23 @@ import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import (
-    Browser,
-    ConsoleMessage,
-    Dialog,
-    Locator,
-    Page,
-    Route,
-    ViewportSize,
-    sync_playwright,
-)
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from routes.render import assets
+
+if TYPE_CHECKING:  # Playwright is imported only by the fixtures and helpers that drive it
+    from playwright.sync_api import (
+        Browser,
+        ConsoleMessage,
+        Dialog,
+        Locator,
+        Page,
+        Route,
+        ViewportSize,
+    )
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update"]
@@ -76,6 +77,8 @@ def cdn_assets() -> CdnResolver:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     """Debian's Chromium through Playwright; Playwright never downloads a browser."""
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
@@ -118,6 +121,8 @@ class MapPage:
 
 def open_map(browser: Browser, html: Path, cdn: CdnResolver) -> MapPage:
     """Open a local HTML map in a fresh context with the network blocked; wait for its tiles."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     seen = MapPage(page)

@@ -42,6 +42,7 @@ from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
 
 from routes import datasets, settings
+from routes.errors import ExtractError
 from routes.places import geonames_in, normalize
 
 if TYPE_CHECKING:
@@ -64,6 +65,9 @@ __all__ = [
 
 #: Places farther than this from the middle of the story's focus region are "elsewhere", km.
 FOCUS_RADIUS_KM = 300.0
+
+#: Longest story read, in characters: a long news article is about 50,000.
+MAX_STORY_CHARS = 500_000
 
 # --- Word lists --------------------------------------------------------------------------
 
@@ -2238,6 +2242,11 @@ def draft_scenario(
     ValueError
         If the text names no place that can be mapped.
     """
+    if len(text) > MAX_STORY_CHARS:
+        raise ExtractError(
+            f"the story has {len(text):,} characters; at most {MAX_STORY_CHARS:,} are read "
+            "(split it into articles)"
+        )
     extractor = extractor or default_extractor()
     notes: list[str] = []
     if story_date is None:
@@ -2287,7 +2296,7 @@ class _Drafter:
             if ref in ends or (c.feature != "country" and self._in_region(c))
         )
         if not mapped:
-            raise ValueError("no place in the text could be mapped: nothing to draft")
+            raise ExtractError("no place in the text could be mapped: nothing to draft")
         roles = self._roles(mapped, catalogue)
         if all(role == "country" for role in roles.values()):
             roles = {ref: self._end_role(ref) or "city" for ref in roles}
