@@ -42,6 +42,8 @@ network_app = typer.Typer(
     help="Fetch and inspect the road network a scenario routes on.", no_args_is_help=True
 )
 app.add_typer(network_app, name="network")
+scenario_app = typer.Typer(help="Write and check scenario files.", no_args_is_help=True)
+app.add_typer(scenario_app, name="scenario")
 
 ScenarioOption = Annotated[
     str,
@@ -486,6 +488,32 @@ def network_info(
         return
     for key, value in facts.items():
         typer.echo(f"{key:15} {value if value is not None else '—'}")
+
+
+@scenario_app.command("schema")
+def scenario_schema() -> None:
+    """Print the JSON Schema of a scenario file (fields, required ones, allowed values)."""
+    from routes import scenario as scenarios
+
+    typer.echo(json.dumps(scenarios.schema(), ensure_ascii=False, indent=2))
+
+
+@scenario_app.command("check")
+def scenario_check(
+    path: Annotated[str, typer.Argument(metavar="FILE|ID", help="Scenario YAML, id, or -.")],
+) -> None:
+    """Report every problem in a scenario at once, one line each (file, record, field)."""
+    from routes import scenario as scenarios
+    from routes.errors import ScenarioError
+
+    try:
+        story = scenarios.load(path)
+    except ScenarioError as exc:
+        for problem in exc.problems:
+            typer.secho(f"{exc.path}: {problem}", fg=typer.colors.RED, err=True)
+        _say(f"{len(exc.problems)} problem(s) in {exc.path}", typer.colors.RED)
+        raise typer.Exit(2) from None
+    typer.echo(f"{path}: ok ({len(story.places)} places, {len(story.corridors)} corridors)")
 
 
 def _records(frame: Any) -> list[dict[str, Any]]:

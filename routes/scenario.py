@@ -349,6 +349,11 @@ def validate(data: Any, *, name: str = "<data>") -> Scenario:
     return scenario
 
 
+def schema() -> dict[str, Any]:
+    """The JSON Schema of a scenario file, generated from the model."""
+    return Scenario.model_json_schema()
+
+
 def dump(scenario: Scenario) -> str:
     """The scenario as YAML that :func:`load` reads back unchanged (empty sections left out)."""
     data = scenario.model_dump(mode="json", exclude_defaults=True)
