@@ -125,20 +125,22 @@ def _claim(f: Figure, scenario: Scenario) -> dict[str, Any]:
     }
 
 
-def _flow(scenario: Scenario, c: Corridor, day: dt.date, claim: Figure | None) -> dict[str, Any]:
+def _flow(
+    scenario: Scenario, c: Corridor, day: dt.date | None, claim: Figure | None
+) -> dict[str, Any]:
     origin = scenario.place(c.origin)
     details = _claim(claim, scenario) if claim else {}
     return {
         "origin": c.origin,
         "dest": c.destination,
         "count": claim.value if claim else None,
-        "time": day.isoformat(),
+        "time": day.isoformat() if day else "",
         "qualifier": details.get("qualifier", ""),
         "tally": details.get("tally", ""),
         "according_to": details.get("according_to", ""),
         "source": details.get("source", ""),
         "url": details.get("url", ""),
-        "status": c.status_on(day),
+        "status": c.status_on(day) if day else c.status,
         "corridor_id": c.id,
         "origin_name": origin.name,
         "origin_lat": origin.lat,

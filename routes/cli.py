@@ -21,6 +21,7 @@ from routes.options import ExportFormat, NetworkChoice, Weight
 
 if TYPE_CHECKING:
     from routes.pipeline import Run
+    from routes.scenario import Scenario
 
 
 class _Commands(TyperGroup):
@@ -160,7 +161,7 @@ def main(
 
 
 def _route(
-    scenario: str,
+    scenario: str | Scenario,
     *,
     osm: Path | None,
     network: NetworkChoice,
@@ -233,14 +234,29 @@ def map_command(
     png_size: Annotated[
         str, typer.Option("--png-size", metavar="WxH", help="PNG size in pixels.")
     ] = "1600x1000",
+    draft: Annotated[
+        bool,
+        typer.Option(
+            "--draft", help="Map an undated draft or one with review items; titled DRAFT."
+        ),
+    ] = False,
 ) -> None:
     """Route the scenario's corridors and write an interactive HTML map; print its path."""
     from routes import render
+    from routes import scenario as scenarios
 
     with _user_errors():
         size = _size(png_size)
+        story = scenarios.load(scenario)
+        if story.is_draft and not draft:
+            review = len(story.review)
+            why = "has no date" if story.story.date is None else f"has {review} review items"
+            raise UsageError(
+                f"the scenario {story.story.id} is a draft: it {why}; pass --date to routes "
+                "extract (or resolve the review items), or --draft to map it as a draft"
+            )
         run = _route(
-            scenario,
+            story,
             osm=osm,
             network=network,
             offline=offline,
@@ -462,7 +478,7 @@ def network_fetch(scenario: ScenarioOption = settings.default_scenario) -> None:
     typer.echo(str(networks.extract_path(story)))
     _say(
         f"{G.number_of_nodes():,} nodes, {G.number_of_edges():,} edges, "
-        f"OpenStreetMap as of {story.story.date}",
+        f"OpenStreetMap as of {story.story.date or 'today'}",
         typer.colors.GREEN,
     )
 

@@ -146,7 +146,7 @@ class Corridor(_Record):
     origin: str
     waypoints: list[str] = []
     destination: str
-    date: dt.date  # the first day it ran (or was planned for)
+    date: dt.date | None = None  # the first day it ran (or was planned for); drafts may lack it
     end: dt.date | None = None
     who: str | None = None
     status: Status = "reported"
@@ -203,7 +203,7 @@ class Incident(_Record):
 
     id: str
     name: str
-    date: dt.date
+    date: dt.date | None = None  # drafts of undated stories may lack it
     end: dt.date | None = None
     place: str
     location_note: str | None = None
@@ -256,12 +256,18 @@ class Area(_Record):
 
 
 class Story(_Record):
+    """The story a scenario maps; an undated draft has no ``date`` (never today's)."""
+
     id: str
     title: str
     publisher: str
-    published: dt.date
-    date: dt.date
+    published: dt.date | None = None
+    date: dt.date | None = None
     source: str
+
+    def day(self) -> str:
+        """The story's date as text, or says it is not given."""
+        return self.date.isoformat() if self.date else "not given"
 
     @field_validator("id")
     @classmethod
@@ -288,6 +294,11 @@ class Scenario(_Record):
     movements: list[Movement] = []  # drafts: movements with an end not stated
     review: list[str] = []  # drafts: what a person should check
 
+    @property
+    def is_draft(self) -> bool:
+        """Undated, or with review items left: ``routes map`` needs ``--draft`` for it."""
+        return self.story.date is None or bool(self.review)
+
     def place(self, place_id: str) -> Place:
         return self._places_by_id()[place_id]
 
@@ -304,10 +315,10 @@ class Scenario(_Record):
         """Every day a corridor, phase, claim or incident is dated on, sorted."""
         days: set[dt.date] = set()
         for c in self.corridors:
-            days |= {c.date, *(p.date for p in c.phases)}
+            days |= {*([c.date] if c.date else []), *(p.date for p in c.phases)}
             days |= {f.date for f in c.figures if f.date is not None}
         for i in self.incidents:
-            days |= {i.date, *(f.date for f in i.figures if f.date is not None)}
+            days |= {*([i.date] if i.date else []), *(f.date for f in i.figures if f.date)}
         return sorted(days)
 
     def bounds(self) -> tuple[float, float, float, float]:
@@ -518,9 +529,11 @@ def _all_figures(scenario: Scenario) -> list[Figure]:
 
 
 def _date_problems(
-    record: str, start: dt.date, end: dt.date | None, dated: list[Phase | Figure]
+    record: str, start: dt.date | None, end: dt.date | None, dated: list[Phase | Figure]
 ) -> list[str]:
     """An end before the start, or a phase or claim dated outside the record's days."""
+    if start is None:
+        return []
     if end is not None and end < start:
         return [f"{record} field end: {end} is before date {start}"]
     problems = []

@@ -2230,8 +2230,8 @@ def draft_scenario(
         The story, as plain text.
     story_date
         The day the story was published: resolves "Thursday", "yesterday".
-        Without it, the first full date in the text is used, else today (both noted
-        in ``review``).
+        Without it, the first full date in the text is used (noted in ``review``),
+        else the draft stays undated: never today's date.
     publisher
         Who published the story; figures nobody else is credited with are credited to it.
     extractor
@@ -2258,8 +2258,10 @@ def draft_scenario(
                 f"{explicit[0].sentence}"
             )
         else:
-            story_date = dt.date.today()
-            notes.append("story date not given and none in the text: today's date used")
+            notes.append(
+                "story date not given and none in the text: the draft is undated; "
+                "pass --date YYYY-MM-DD to routes extract"
+            )
     found = extractor.extract(text, story_date=story_date, publisher=publisher)
     draft = _plain(_Drafter(extractor, found, story_date, publisher).draft())
     draft["review"] = notes + draft["review"]
@@ -2274,13 +2276,17 @@ class _Drafter:
     """Turns an :class:`Extraction` into scenario data."""
 
     def __init__(
-        self, extractor: Extractor, x: Extraction, story_date: dt.date, publisher: str | None
+        self,
+        extractor: Extractor,
+        x: Extraction,
+        story_date: dt.date | None,
+        publisher: str | None,
     ) -> None:
         self.extractor = extractor
         self.x = x
         self.date = story_date
         self.publisher = publisher
-        self.story_id = _slug(f"{publisher or 'story'}-{story_date.isoformat()}")
+        self.story_id = _slug(f"{publisher or 'story'}-{story_date or 'undated'}")
         self.sources: dict[str, dict[str, Any]] = {}
         self.ids: dict[str, str] = {}  # candidate ref -> place id
         self.review: list[str] = []
@@ -2302,7 +2308,8 @@ class _Drafter:
             roles = {ref: self._end_role(ref) or "city" for ref in roles}
         story_source = {
             "id": self.story_id,
-            "title": f"{self.publisher or 'The story'}, {self.date:%d %B %Y} (drafted by "
+            "title": f"{self.publisher or 'The story'}, "
+            f"{f'{self.date:%d %B %Y}' if self.date else 'undated'} (drafted by "
             "routes extract; offsets are characters in the story's text)",
             "date": self.date,
         }
@@ -2453,18 +2460,12 @@ class _Drafter:
         out: list[dict[str, Any]] = []
         used: set[str] = set()
         for m in self.x.movements:
-            if not m.complete:
+            if not m.complete or self._to_country(m):
                 continue
             origin, dest = self.ids[m.origins[0]], self.ids[m.destinations[0]]
             corridor_id = _fresh(f"{origin}-to-{dest}", used)
             m_id = corridor_id
             notes = [*m.notes, f"date: {m.date_note}"]
-            if self.x.places()[m.destinations[0]].feature == "country":
-                self.review.append(
-                    f"corridor {m_id}: the destination is a country "
-                    f"({self._name(m.destinations[0])}); the route ends at the network's node "
-                    "nearest its point. Name a town or crossing if a source gives one"
-                )
             for note in m.notes:
                 self.review.append(f"corridor {m_id}: {note}")
             credit = f"; according to {' / '.join(m.according_to)}" if m.according_to else ""
@@ -2494,24 +2495,40 @@ class _Drafter:
             m.notes.append(f"corridor id {corridor_id}")
         return out
 
+    def _to_country(self, m: Any) -> bool:
+        """A movement whose stated destination is a whole country."""
+        return bool(m.destinations) and self.x.places()[m.destinations[0]].feature == "country"
+
     def _movements(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         used: set[str] = set()
         for m in self.x.movements:
-            if m.complete:
+            if m.complete and not self._to_country(m):
                 continue
             missing = "destination" if m.origins else "origin"
-            if m.origins:
-                names = " and ".join(self._name(r) for r in m.origins)
-                name, base = f"From {names}", "from-" + "-".join(self.ids[r] for r in m.origins)
+            if m.complete:  # to a country: routing to a point inside it would be invented
+                country = self._name(m.destinations[0])
+                name = f"{self._name(m.origins[0])} to {country}"
+                base = f"{self.ids[m.origins[0]]}-to-{self.ids[m.destinations[0]]}"
+                note = (
+                    f"the destination is a country ({country}) and the story names no border "
+                    "crossing or town in it: not routed; add the crossing a source names, "
+                    "then move it to corridors to map it"
+                )
+                note = "; ".join([note, *m.notes])
             else:
-                names = " and ".join(self._name(r) for r in m.destinations)
-                name, base = f"To {names}", "to-" + "-".join(self.ids[r] for r in m.destinations)
+                if m.origins:
+                    names = " and ".join(self._name(r) for r in m.origins)
+                    name, base = f"From {names}", "from-" + "-".join(self.ids[r] for r in m.origins)
+                else:
+                    names = " and ".join(self._name(r) for r in m.destinations)
+                    name = f"To {names}"
+                    base = "to-" + "-".join(self.ids[r] for r in m.destinations)
+                note = (
+                    f"{missing} not stated in the story: complete it from a source, then move it "
+                    "to corridors to map it"
+                )
             movement_id = _fresh(base, used)
-            note = (
-                f"{missing} not stated in the story: complete it from a source, then move it "
-                "to corridors to map it"
-            )
             self.review.append(f"movement {movement_id}: {note}")
             out.append(
                 {

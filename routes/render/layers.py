@@ -244,11 +244,11 @@ def add_incidents(m: folium.Map, scenario: Scenario) -> None:
         figures = ", ".join(f.text() for f in incident.figures)
         rows = [
             ("What", incident.description),
-            ("Date", incident.date.isoformat()),
+            ("Date", incident.date.isoformat() if incident.date else "not given"),
             ("Where", place.name),
             ("Location", incident.location_note or "as reported"),
             *figure_rows(incident.figures, scenario),
-            ("Story date", scenario.story.date.isoformat()),
+            ("Story date", scenario.story.day()),
         ]
         folium.Marker(
             location=latlon(place.lat, place.lon),
@@ -279,7 +279,7 @@ def add_areas(m: folium.Map, scenario: Scenario) -> None:
             ("Outline", area.method),
             ("Drawn from", ", ".join(p.name for p in places)),
             ("Source", source_text(area.source, None, scenario)),
-            ("Story date", scenario.story.date.isoformat()),
+            ("Story date", scenario.story.day()),
         ]
         folium.Polygon(
             locations=[latlon(y, x) for x, y in hull.exterior.coords],

@@ -33,9 +33,11 @@ __all__ = [
 
 def title_html(scenario: Scenario) -> str:
     story = scenario.story
+    draft = "DRAFT: " if scenario.is_draft else ""  # undated, or review items left
+    day = f"{story.date:%d %B %Y}" if story.date else "date not given"
     return (
-        f'<div class="routes-title" role="heading" aria-level="1">{escape(story.title)}'
-        f"<span>{story.date:%d %B %Y} · {escape(story.publisher)}</span></div>"
+        f'<div class="routes-title" role="heading" aria-level="1">{draft}{escape(story.title)}'
+        f"<span>{day} · {escape(story.publisher)}</span></div>"
     )
 
 

@@ -106,7 +106,7 @@ def build_map(
             legend_html(scenario, corridors, network),
             summary_html(scenario, corridors),
         )
-        credit = f"Story: {scenario.story.publisher}, {scenario.story.published:%d %b %Y} · "
+        credit = f"Story: {scenario.story.publisher}, {_published(scenario)} · "
         m.add_child(
             script(  # the text was escaped here: addAttribution writes HTML
                 "{{ this._parent.get_name() }}.attributionControl"
@@ -137,3 +137,8 @@ def page(m: folium.Map, *, self_contained: bool = False) -> str:
 def save(m: folium.Map, path: str | Path, *, self_contained: bool = False) -> Path:
     """Write the page atomically: a failed run leaves no half-written file."""
     return write_atomically(Path(path), page(m, self_contained=self_contained).encode("utf-8"))
+
+
+def _published(scenario: Scenario) -> str:
+    day = scenario.story.published
+    return f"{day:%d %b %Y}" if day else "date not given"

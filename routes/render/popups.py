@@ -44,7 +44,7 @@ def place_rows(place: Place, scenario: Scenario) -> list[tuple[str, object]]:
         ("Also written", ", ".join(place.aliases)),
         ("Coordinates", f"{place.lat:.5f}, {place.lon:.5f}"),
         ("Source", source_text(place.source, place.detail, scenario)),
-        ("Story date", scenario.story.date.isoformat()),
+        ("Story date", scenario.story.day()),
     ]
 
 
@@ -76,7 +76,7 @@ def corridor_rows(row: dict[str, Any], scenario: Scenario) -> list[tuple[str, ob
         ("Passes", row["passes"]),
         ("Route documented by", row["route_sources"]),
         ("Note", row["note"]),
-        ("Story date", scenario.story.date.isoformat()),
+        ("Story date", scenario.story.day()),
     ]
 
 

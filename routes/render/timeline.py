@@ -25,6 +25,7 @@ def events(scenario: Scenario) -> list[tuple[dt.date, Place, str]]:
     found = [
         (c.date, scenario.place(c.origin), f"Departures: {c.name} ({headline(c)})")
         for c in scenario.corridors
+        if c.date
     ]
     for c in scenario.corridors:
         for phase in c.phases:
@@ -37,6 +38,7 @@ def events(scenario: Scenario) -> list[tuple[dt.date, Place, str]]:
     found += [
         (i.date, scenario.place(i.place), f"{i.name}: " + ", ".join(f.text() for f in i.figures))
         for i in scenario.incidents
+        if i.date
     ]
     return sorted(found, key=lambda e: (e[0], e[2]))
 

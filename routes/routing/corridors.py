@@ -313,7 +313,7 @@ def _describe(corridor: Corridor, scenario: Scenario) -> dict[str, Any]:
         "origin_id": corridor.origin,
         "destination_id": corridor.destination,
         "via": " → ".join(names[1:-1]),
-        "date": corridor.date.isoformat(),
+        "date": corridor.date.isoformat() if corridor.date else "",
         "who": corridor.who or "",
         "end": corridor.end.isoformat() if corridor.end else "",
         "status": corridor.status,
