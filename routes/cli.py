@@ -160,6 +160,16 @@ def main(
     log.setLevel(logging.ERROR if quiet else logging.INFO if verbose else logging.WARNING)
 
 
+def _draft_refusal(story: Scenario) -> str:
+    """Why ``routes map`` will not map this draft without ``--draft``, and what to do."""
+    review = len(story.review)
+    why = "has no date" if story.story.date is None else f"has {review} review items"
+    return (
+        f"the scenario {story.story.id} is a draft: it {why}; pass --date to routes "
+        "extract (or resolve the review items), or --draft to map it as a draft"
+    )
+
+
 def _route(
     scenario: str | Scenario,
     *,
@@ -249,12 +259,7 @@ def map_command(
         size = _size(png_size)
         story = scenarios.load(scenario)
         if story.is_draft and not draft:
-            review = len(story.review)
-            why = "has no date" if story.story.date is None else f"has {review} review items"
-            raise UsageError(
-                f"the scenario {story.story.id} is a draft: it {why}; pass --date to routes "
-                "extract (or resolve the review items), or --draft to map it as a draft"
-            )
+            raise UsageError(_draft_refusal(story))
         run = _route(
             story,
             osm=osm,
