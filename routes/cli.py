@@ -97,6 +97,31 @@ StrictOption = Annotated[
     bool, typer.Option("--strict", help="Exit 1 when a corridor has no route.")
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+SelfContainedOption = Annotated[
+    bool,
+    typer.Option(
+        "--self-contained",
+        help="Inline every script and stylesheet: the page needs no network "
+        "(basemap tiles aside). Takes them from npm packages, fetched once with npm.",
+    ),
+]
+StaticOption = Annotated[bool, typer.Option("--static", help="Draw corridors without animation.")]
+PngOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--png",
+        metavar="FILE",
+        dir_okay=False,
+        help="Also save a PNG of the map (headless Chromium; needs routes[png]).",
+    ),
+]
+PngSizeOption = Annotated[
+    str, typer.Option("--png-size", metavar="WxH", help="PNG size in pixels.")
+]
+DraftOption = Annotated[
+    bool,
+    typer.Option("--draft", help="Map an undated draft or one with review items; titled DRAFT."),
+]
 
 
 @contextmanager
@@ -221,35 +246,11 @@ def map_command(
     alternatives: AlternativesOption = 0,
     avoid: AvoidOption = None,
     strict: StrictOption = False,
-    self_contained: Annotated[
-        bool,
-        typer.Option(
-            "--self-contained",
-            help="Inline every script and stylesheet: the page needs no network "
-            "(basemap tiles aside). Takes them from npm packages, fetched once with npm.",
-        ),
-    ] = False,
-    static: Annotated[
-        bool, typer.Option("--static", help="Draw corridors without animation.")
-    ] = False,
-    png: Annotated[
-        Path | None,
-        typer.Option(
-            "--png",
-            metavar="FILE",
-            dir_okay=False,
-            help="Also save a PNG of the map (headless Chromium; needs routes[png]).",
-        ),
-    ] = None,
-    png_size: Annotated[
-        str, typer.Option("--png-size", metavar="WxH", help="PNG size in pixels.")
-    ] = "1600x1000",
-    draft: Annotated[
-        bool,
-        typer.Option(
-            "--draft", help="Map an undated draft or one with review items; titled DRAFT."
-        ),
-    ] = False,
+    self_contained: SelfContainedOption = False,
+    static: StaticOption = False,
+    png: PngOption = None,
+    png_size: PngSizeOption = "1600x1000",
+    draft: DraftOption = False,
 ) -> None:
     """Route the scenario's corridors and write an interactive HTML map; print its path."""
     from routes import render
