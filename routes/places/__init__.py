@@ -2,15 +2,9 @@
 
 from routes.errors import UnknownPlaceError
 from routes.places import regions
-from routes.places.geocoder import (
-    ALTERNATE_NAME_PENALTY,
-    Geocoder,
-    GeoName,
-    Match,
-    geonames_db,
-    geonames_in,
-    normalize,
-)
+from routes.places.geocoder import ALTERNATE_NAME_PENALTY, Geocoder, Match
+from routes.places.geonames import GeoName, geonames_db, geonames_in
+from routes.places.names import normalize
 
 __all__ = [
     "ALTERNATE_NAME_PENALTY",

