@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -10,7 +11,14 @@ from osmnx.distance import great_circle
 
 from routes import scenario
 from routes.cli import app
-from routes.places import Geocoder, UnknownPlaceError, geonames_in, normalize
+from routes.places import (
+    CONFIDENCE,
+    Geocoder,
+    UnknownPlaceError,
+    candidates,
+    geonames_in,
+    normalize,
+)
 
 
 @pytest.fixture(scope="module")
@@ -84,9 +92,9 @@ def test_geonames_prefers_the_story_region(geocoder: Geocoder) -> None:
 
 def test_unknown_name_suggests_three_known_names(geocoder: Geocoder) -> None:
     with pytest.raises(UnknownPlaceError) as excinfo:
-        geocoder.resolve("Aleppoo")
+        geocoder.resolve("Idlibz")  # sounds like no known name: "Idlibb" is Idlib, spelled so
     assert len(excinfo.value.suggestions) == 3
-    assert excinfo.value.suggestions[0] == "Aleppo"
+    assert excinfo.value.suggestions[0] == "Idlib"
 
 
 @pytest.mark.parametrize(
@@ -134,11 +142,11 @@ def test_cli_geocode_table(runner: Any) -> None:
 
 
 def test_cli_unknown_name_exits_2_with_suggestions(runner: Any) -> None:
-    result = runner.invoke(app, ["geocode", "--offline", "Idlibb"])
+    result = runner.invoke(app, ["geocode", "--offline", "Idlibz"])
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1
     assert (
-        "unknown place 'Idlibb'" in result.stderr and "Closest known names: Idlib" in result.stderr
+        "unknown place 'Idlibz'" in result.stderr and "Closest known names: Idlib" in result.stderr
     )
 
 
@@ -149,3 +157,31 @@ def test_a_towns_own_name_beats_an_alternate_name() -> None:
     assert ariha.country == "SY" and ariha.name == "Arīḩā"
     amiriyah = bare.resolve("Amiriyah")  # only ever an alternate name: low confidence
     assert amiriyah.confidence <= 0.3
+
+
+def test_candidates_hold_every_source_on_one_scale() -> None:
+    """Idlib: the curated city (GeoNames 169389), then the governorate; confidences never rise."""
+    found = candidates("Idlib")
+    assert [(c.ref, c.level, c.country) for c in found[:2]] == [
+        ("curated:idlib", "town", "SY"),
+        ("admin1:SY::Idlib", "admin1", "SY"),
+    ]
+    assert found[0].geonames_id == 169389 and found[0].confidence == CONFIDENCE["curated name"]
+    assert all(a.confidence >= b.confidence for a, b in itertools.pairwise(found))
+    assert len({c.ref for c in found}) == len(found)
+
+
+def test_candidates_prefer_towns_near_the_story() -> None:
+    """Brussels, Ontario outranks Brussels, Belgium only when the story is in Ontario."""
+    anywhere = candidates("Brussels")
+    assert anywhere[0].country == "BE" and anywhere[0].feature == "populated place"
+    ontario = candidates("Brussels", near=(-82.0, 43.0, -80.5, 44.5))
+    assert ontario[0].country == "CA" and ontario[0].confidence > anywhere[0].confidence
+    assert ontario[0].geonames_id and ontario[0].ref == f"geonames:{ontario[0].geonames_id}"
+
+
+def test_the_geocoder_takes_the_first_candidate(geocoder: Geocoder) -> None:
+    for name in ("Idlib", "Taftanaz", "Mexico", "UK", "Fu'ah"):
+        best = geocoder.candidates(name)[0]
+        match = geocoder.resolve(name)
+        assert (match.lat, match.lon, match.confidence) == (best.lat, best.lon, best.confidence)

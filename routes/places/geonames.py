@@ -23,7 +23,15 @@ from routes import settings
 from routes._io import atomic_path, private_dir, write_atomically
 from routes.places.names import normalize
 
-__all__ = ["INDEX_VERSION", "Bounds", "GeoName", "geonames_db", "geonames_in", "geonames_named"]
+__all__ = [
+    "INDEX_VERSION",
+    "Bounds",
+    "GeoName",
+    "geonames_db",
+    "geonames_in",
+    "geonames_named",
+    "towns_over",
+]
 
 log = logging.getLogger("routes")
 
@@ -97,6 +105,15 @@ def geonames_named(key: str) -> list[tuple[GeoName, bool]]:
             (key,),
         ).fetchall()
     return [(GeoName(*row[:-1]), bool(row[-1])) for row in rows]
+
+
+def towns_over(population: int) -> list[GeoName]:
+    """The cities500 places with more than ``population`` people, by GeoNames id."""
+    with closing(geonames_db()) as db:
+        rows = db.execute(
+            "SELECT * FROM cities WHERE population > ? ORDER BY id", (population,)
+        ).fetchall()
+    return [GeoName(*row) for row in rows]
 
 
 def _index_path() -> Path:

@@ -1,7 +1,8 @@
 """Name keys: how two spellings of a place's name are compared.
 
 :func:`normalize` makes the exact key (case, diacritics, apostrophes and Arabic
-articles do not matter).
+articles do not matter); :func:`skeleton` the looser one that transliterations of
+one name share.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["normalize"]
+__all__ = ["normalize", "skeleton"]
 
 _APOSTROPHES = re.compile("['’‘ʼʻʿʾ`´′]")
 _SUN_LETTER_ARTICLES = {"ad", "an", "ar", "as", "ash", "at", "ath", "az", "adh", "dh"}
@@ -38,3 +39,19 @@ def normalize(name: str) -> str:
             word = word[2:]  # Arabic article
         kept.append(word)
     return " ".join(kept)
+
+
+def skeleton(key: str) -> str:
+    """The sound of a name key (Metaphone, per word): transliterations of one name share it.
+
+    ``Foah``, ``Fuah`` and ``Foua`` are all ``F``; ``Kafraya`` and ``Kafriya`` are ``KFRY``.
+    A short skeleton matches many names, so callers also compare the spellings.
+
+    Examples
+    --------
+    >>> skeleton("kafraya") == skeleton("kafriya"), skeleton("foah") == skeleton("foua")
+    (True, True)
+    """
+    import jellyfish
+
+    return " ".join(jellyfish.metaphone(word) for word in key.split())

