@@ -24,7 +24,13 @@ from functools import cache
 from typing import Any
 
 from routes.places.curated import Curated, curated_gazetteer
-from routes.places.geonames import Bounds, GeoName, geonames_in, geonames_named, towns_over
+from routes.places.geonames import (
+    Bounds,
+    GeoName,
+    geonames_in,
+    geonames_named,
+    geonames_sounding,
+)
 from routes.places.names import normalize, skeleton
 from routes.places.regions import Area, admin1_at, areas_named, areas_sounding_like
 from routes.scenario import Place
@@ -349,11 +355,16 @@ def _similar(
             mine += _curated([(place, main)], keep, written)
     sounding = [(a, main) for other, a, main in areas_sounding_like(key) if close(other)]
     areas = _areas(sounding, near, keep, query)
-    sound = skeleton(key)
-    towns = [t for t in _similar_towns(near) if t[1] == sound and t[0] != key and close(t[0])]
+    towns = [
+        town
+        for town in geonames_sounding(skeleton(key))
+        if (town.population > SIMILAR_TOWN_POPULATION or _inside(near, town.lat, town.lon))
+        and normalize(town.name) != key
+        and close(normalize(town.name))
+    ]
     ids = {c.geonames_id for c in mine if c.geonames_id}
     found = [*mine, *areas]
-    for _, _, town in towns:
+    for town in towns:
         one = "the one town so called" + (" near" if _inside(near, town.lat, town.lon) else "")
         candidate = _from_town(town, True, town.name, CONFIDENCE[one])
         if (
@@ -368,19 +379,6 @@ def _similar(
         )
         for c in found
     ]
-
-
-def _similar_towns(near: Bounds | None) -> list[tuple[str, str, GeoName]]:
-    """``(name key, skeleton, town)`` for the towns compared by spelling."""
-    towns = {t.id: t for t in _big_towns()}
-    if near is not None:
-        towns.update((t.id, t) for t in geonames_in(near))
-    return [(normalize(t.name), skeleton(normalize(t.name)), t) for t in towns.values()]
-
-
-@cache
-def _big_towns() -> tuple[GeoName, ...]:
-    return tuple(towns_over(SIMILAR_TOWN_POPULATION))
 
 
 def _inside(near: Bounds | None, lat: float, lon: float) -> bool:

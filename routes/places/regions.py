@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from routes.places.geonames import area_rows
 from routes.places.names import normalize, skeleton
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "REGION_SOURCE",
     "Area",
     "admin1_at",
+    "all_areas",
     "areas_named",
     "areas_sounding_like",
     "continents",
@@ -218,40 +221,39 @@ def _middle(points: list[tuple[float, float]]) -> tuple[float, float]:
     return mid(p[0] for p in points), mid(p[1] for p in points)
 
 
-@cache
-def _index() -> dict[str, tuple[tuple[Area, bool], ...]]:
-    index: dict[str, list[tuple[Area, bool]]] = defaultdict(list)
-    for area in (*continents(), *countries(), *regions()):
-        for i, name in enumerate((area.name, *area.aliases)):
-            key = normalize(name)
-            if key and not any(a is area for a, _ in index[key]):
-                index[key].append((area, i == 0))
-    return {k: tuple(v) for k, v in index.items()}
+def all_areas() -> tuple[Area, ...]:
+    """Continents, countries, then regions: everything :func:`areas_named` searches."""
+    return (*continents(), *countries(), *regions())
 
 
 def areas_named(name: str) -> list[tuple[Area, bool]]:
-    """Every area called ``name`` and whether it is the area's main name, largest level first."""
-    found = _index().get(normalize(name), ())
+    """Every area called ``name`` and whether it is the area's main name, largest level first.
+
+    Examples
+    --------
+    >>> [(area.level, area.country, main) for area, main in areas_named("Georgia")]
+    [('country', 'GE', True), ('admin1', 'US', True)]
+    """
+    key = normalize(name)
+    found = [(_area(row), bool(row[-1])) for row in area_rows("key", key)] if key else []
     return sorted(found, key=lambda item: (item[0].rank, not item[1], -item[0].population))
-
-
-@cache
-def _skeleton_index() -> dict[str, tuple[tuple[str, Area, bool], ...]]:
-    """Continents, countries and first-level regions by the :func:`skeleton` of each name."""
-    index: dict[str, list[tuple[str, Area, bool]]] = defaultdict(list)
-    for key, found in _index().items():
-        for area, main in found:
-            if area.level != "admin2":
-                index[skeleton(key)].append((key, area, main))
-    return {k: tuple(v) for k, v in index.items()}
 
 
 def areas_sounding_like(key: str) -> list[tuple[str, Area, bool]]:
     """``(name key, area, main)`` for other names (not counties) with the skeleton of ``key``."""
-    found = _skeleton_index().get(skeleton(key), ())
-    return sorted(
-        (hit for hit in found if hit[0] != key),
-        key=lambda hit: (hit[1].rank, not hit[2], -hit[1].population),
+    found = [
+        (str(row[-2]), _area(row), bool(row[-1]))
+        for row in area_rows("skeleton", skeleton(key))
+        if row[-2] != key and row[3] != "admin2"
+    ]
+    return sorted(found, key=lambda hit: (hit[1].rank, not hit[2], -hit[1].population))
+
+
+def _area(row: tuple[Any, ...]) -> Area:
+    """An :class:`Area` from its row in the index (id, the area's fields, key, main)."""
+    _, name, aliases, level, country, lat, lon, source, gid, population, admin1 = row[:11]
+    return Area(
+        name, tuple(json.loads(aliases)), level, country, lat, lon, source, gid, population, admin1
     )
 
 
