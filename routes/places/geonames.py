@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import closing
 from importlib.metadata import version
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from routes import settings
 from routes._io import atomic_path, private_dir, write_atomically
@@ -90,11 +90,10 @@ def geonames_in(bounds: Bounds) -> list[GeoName]:
     ['Taftanāz', 'Binnish']
     """
     west, south, east, north = bounds
-    with closing(geonames_db()) as db:
-        rows = db.execute(
-            "SELECT * FROM cities WHERE lon BETWEEN ? AND ? AND lat BETWEEN ? AND ? ORDER BY id",
-            (west, east, south, north),
-        ).fetchall()
+    rows = _rows(
+        "SELECT * FROM cities WHERE lon BETWEEN ? AND ? AND lat BETWEEN ? AND ? ORDER BY id",
+        west, east, south, north,
+    )  # fmt: skip
     return [GeoName(*row) for row in rows]
 
 
@@ -106,38 +105,40 @@ def geonames_named(key: str) -> list[tuple[GeoName, bool]]:
     >>> [(town.country, main) for town, main in geonames_named("taftanaz")]
     [('SY', True)]
     """
-    with closing(geonames_db()) as db:
-        rows = db.execute(
-            "SELECT c.*, MAX(n.main) FROM names n JOIN cities c ON c.id = n.id WHERE n.key = ? "
-            "GROUP BY c.id ORDER BY c.id",
-            (key,),
-        ).fetchall()
+    rows = _rows(
+        "SELECT c.*, MAX(n.main) FROM names n JOIN cities c ON c.id = n.id WHERE n.key = ? "
+        "GROUP BY c.id ORDER BY c.id",
+        key,
+    )
     return [(GeoName(*row[:-1]), bool(row[-1])) for row in rows]
 
 
 def geonames_sounding(sound: str) -> list[GeoName]:
     """Towns whose main name has this :func:`~routes.places.names.skeleton`, by GeoNames id."""
-    with closing(geonames_db()) as db:
-        rows = db.execute(
-            "SELECT c.* FROM sounds s JOIN cities c ON c.id = s.id WHERE s.skeleton = ? "
-            "ORDER BY c.id",
-            (sound,),
-        ).fetchall()
+    rows = _rows(
+        "SELECT c.* FROM sounds s JOIN cities c ON c.id = s.id WHERE s.skeleton = ? ORDER BY c.id",
+        sound,
+    )
     return [GeoName(*row) for row in rows]
 
 
-def area_rows(column: str, value: str) -> list[tuple[object, ...]]:
+def area_rows(column: str, value: str) -> list[tuple[Any, ...]]:
     """Rows of ``areas`` (and whether the name is the main one) by name ``key`` or ``skeleton``.
 
     Each row: the area's columns, then the matched name's key, then ``main``.
     """
     assert column in {"key", "skeleton"}
+    return _rows(
+        f"SELECT a.*, n.key, n.main FROM area_names n JOIN areas a ON a.id = n.area "
+        f"WHERE n.{column} = ? ORDER BY a.id",
+        value,
+    )
+
+
+def _rows(sql: str, *params: object) -> list[tuple[Any, ...]]:
+    """One query on the index."""
     with closing(geonames_db()) as db:
-        return db.execute(
-            f"SELECT a.*, n.key, n.main FROM area_names n JOIN areas a ON a.id = n.area "
-            f"WHERE n.{column} = ? ORDER BY a.id",
-            (value,),
-        ).fetchall()
+        return db.execute(sql, params).fetchall()
 
 
 def _index_path() -> Path:
