@@ -9,7 +9,6 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -63,16 +62,7 @@ def test_every_stage_has_its_room() -> None:
         assert (PACKAGE / f"{name}.py").is_file(), f"routes/{name}.py is missing"
 
 
-def _sized(path: Path) -> Any:
-    if path.relative_to(PACKAGE) == Path("extract/__init__.py"):
-        reason = "known: extract is not yet split by step (issue 11)"
-        return pytest.param(path, marks=pytest.mark.xfail(strict=True, reason=reason))
-    return path
-
-
-@pytest.mark.parametrize(
-    "path", [_sized(p) for p in modules()], ids=lambda p: str(p.relative_to(PACKAGE))
-)
+@pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_files_and_functions_stay_short(path: Path) -> None:
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines <= MAX_FILE_LINES, f"{where(path, 1)} has {lines} lines"
