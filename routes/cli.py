@@ -98,6 +98,15 @@ AvoidOption = Annotated[
 StrictOption = Annotated[
     bool, typer.Option("--strict", help="Exit 1 when a corridor has no route.")
 ]
+MaxSnapOption = Annotated[
+    float,
+    typer.Option(
+        "--max-snap",
+        min=0.001,
+        metavar="KM",
+        help="A corridor with a stop further than this from the roads gets no route.",
+    ),
+]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 SelfContainedOption = Annotated[
     bool,
@@ -207,6 +216,7 @@ def _route(
     alternatives: int = 0,
     avoid: Path | None = None,
     strict: bool = False,
+    max_snap: float = 5.0,
 ) -> Run:
     """Route through the pipeline; say its warnings; under ``--strict`` a gap is exit 1."""
     from routes import pipeline
@@ -219,6 +229,7 @@ def _route(
         weight=weight,
         alternatives=alternatives,
         avoid=avoid,
+        max_snap_km=max_snap,
     )
     for warning in run.warnings:
         _say(f"warning: {warning}")
@@ -248,6 +259,7 @@ def map_command(
     alternatives: AlternativesOption = 0,
     avoid: AvoidOption = None,
     strict: StrictOption = False,
+    max_snap: MaxSnapOption = 5.0,
     self_contained: SelfContainedOption = False,
     static: StaticOption = False,
     png: PngOption = None,
@@ -272,6 +284,7 @@ def map_command(
             alternatives=alternatives,
             avoid=avoid,
             strict=strict,
+            max_snap=max_snap,
         )
         m = render.build_map(
             run.scenario,
@@ -302,6 +315,7 @@ def corridors(
     alternatives: AlternativesOption = 0,
     avoid: AvoidOption = None,
     strict: StrictOption = False,
+    max_snap: MaxSnapOption = 5.0,
     as_json: JsonOption = False,
 ) -> None:
     """Route every corridor; print length, travel time, road mix and the places it passes."""
@@ -315,6 +329,7 @@ def corridors(
             alternatives=alternatives,
             avoid=avoid,
             strict=strict,
+            max_snap=max_snap,
         )
     from routes.columns import SUMMARY
 
@@ -367,6 +382,8 @@ def export(
     offline: OfflineOption = False,
     weight: WeightOption = Weight.TRAVEL_TIME,
     avoid: AvoidOption = None,
+    strict: StrictOption = False,
+    max_snap: MaxSnapOption = 5.0,
     hxl: Annotated[
         bool, typer.Option("--hxl", help="CSV: add the HXL hashtag row (#loc+name, #date…).")
     ] = False,
@@ -376,7 +393,14 @@ def export(
 
     with _user_errors():
         run = _route(
-            scenario, osm=osm, network=network, offline=offline, weight=weight, avoid=avoid
+            scenario,
+            osm=osm,
+            network=network,
+            offline=offline,
+            weight=weight,
+            avoid=avoid,
+            strict=strict,
+            max_snap=max_snap,
         )
         layers = exports.layers(run.scenario, run.corridors, run.network)
         paths = exports.write(layers, fmt.value, output, run.scenario.story.id, hxl=hxl)
