@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import pickle
 import sys
 import tempfile
 from collections.abc import Callable
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from routes import __version__, settings
+from routes._io import atomic_path, private_dir
 from routes.errors import DownloadError, NetworkError
 
 log = logging.getLogger("routes")
@@ -426,24 +426,27 @@ def _digest(path: Path) -> str:
     return h.hexdigest()[:20]
 
 
-#: Version of the cache's layout: a pickled graph beside its compiled router's arrays.
-CACHE_FORMAT = 2
+#: Version of the cache's layout: one ``.npz`` of the graph's columns and its router's arrays.
+CACHE_FORMAT = 3
 
 
 def _build_key() -> str:
-    """Changes whenever the code or settings that shape a parsed graph change: this module
-    and the routing backend (their source), the libraries that build and pickle graphs,
-    the Python version, the speed table and the Overpass filter."""
+    """Changes whenever the code or settings that shape a parsed graph change: this package
+    and the routing backend (their source), the libraries that build graphs, the Python
+    version, the speed table and the Overpass filter."""
     from importlib.metadata import version
 
+    from routes.network import store
     from routes.routing import backend
 
     sources = [
-        Path(module.__file__ or "").read_bytes() for module in (sys.modules[__name__], backend)
+        Path(module.__file__ or "").read_bytes()
+        for module in (sys.modules[__name__], store, backend)
     ]
     shaping = (
         __version__,
         CACHE_FORMAT,
+        store.FORMAT,
         backend.FORMAT,
         [hashlib.sha256(source).hexdigest() for source in sources],
         [version(name) for name in ("osmnx", "networkx", "shapely", "numpy")],
@@ -454,46 +457,52 @@ def _build_key() -> str:
     return hashlib.sha256(repr(shaping).encode()).hexdigest()[:12]
 
 
+def cache_path(key: str) -> Path:
+    """The cache file of a graph: ``graphs/<source key>-<build key>.npz`` in the cache folder."""
+    return settings.cache_dir / "graphs" / f"{key}-{_build_key()}.npz"
+
+
 def _cached(key: str, build: Callable[[], nx.MultiDiGraph]) -> nx.MultiDiGraph:
     """Build a graph once per key and code version; later runs load it without parsing.
 
-    The graph is pickled (``<key>-<build>.pickle``: the fastest way back to a full
-    networkx graph, measured in ``benchmarks/bench_graph_load.py``) and its compiled
-    router stored beside it as arrays (``.routing.npz``), so routing needs no compiling
-    either. An unreadable entry is built again.
+    The entry (:func:`cache_path`) is data only: the graph's columns
+    (:class:`~routes.network.store.RoadArrays`) and its compiled router's arrays, in one
+    uncompressed ``.npz`` mapped into memory and checked member by member. An entry that
+    fails to load is built again, with a warning.
     """
+    from routes.network.store import RoadArrays, write_npz
     from routes.routing import backend
 
-    stem = settings.cache_dir / "graphs" / f"{key}-{_build_key()}"
-    graph_path, router_path = stem.with_suffix(".pickle"), stem.with_suffix(".routing.npz")
-    G = _unpickle(graph_path)
+    path = cache_path(key)
+    G = _load_entry(path)
     if G is not None:
-        try:
-            backend.remember(G, backend.Router.load(router_path))
-        except (OSError, ValueError):
-            _store(router_path, backend.for_graph(G).save)
         return G
     G = build()
-    _store(graph_path, lambda path: path.write_bytes(pickle.dumps(G, pickle.HIGHEST_PROTOCOL)))
-    _store(router_path, backend.for_graph(G).save)
+    columns = RoadArrays.from_networkx(G).arrays()
+    columns.update({f"router/{k}": v for k, v in backend.for_graph(G).arrays().items()})
+    private_dir(path.parent.parent)
+    private_dir(path.parent)
+    with atomic_path(path) as tmp:
+        write_npz(tmp, columns)
     return G
 
 
-def _unpickle(path: Path) -> nx.MultiDiGraph | None:
-    """The graph pickled at ``path`` (written by :func:`_cached`), or None."""
+def _load_entry(path: Path) -> nx.MultiDiGraph | None:
+    """The graph cached at ``path``, its router remembered; None (with a warning if the
+    entry exists but is broken) when there is none to use."""
+    from routes.network.store import RoadArrays, read_npz
+    from routes.routing import backend
+
     if not path.is_file():
         return None
     try:
-        with path.open("rb") as f:
-            G: nx.MultiDiGraph = pickle.load(f)  # written by this same code, keyed by its hash
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError):
+        arrays = read_npz(path)
+        G = RoadArrays.from_arrays(arrays).to_networkx()
+        router = backend.Router.from_saved(
+            {k[len("router/") :]: v for k, v in arrays.items() if k.startswith("router/")}
+        )
+    except (OSError, ValueError) as exc:
+        log.warning("graph cache entry %s is unusable (%s); building it again", path.name, exc)
         return None
+    backend.remember(G, router)
     return G
-
-
-def _store(path: Path, write: Callable[[Path], object]) -> None:
-    """Write a cache file atomically: readers see the old file, none, or the whole new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.partial")
-    write(partial)
-    partial.replace(path)
