@@ -143,11 +143,12 @@ def proxy_network(scenario: Scenario) -> nx.MultiDiGraph:
     """
     import networkx as nx
     import numpy as np
-    from osmnx.distance import great_circle
     from pyproj import Proj
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import minimum_spanning_tree
     from scipy.spatial import Delaunay
+
+    from routes.routing.backend import great_circle
 
     nodes = _proxy_nodes(scenario)
     lats = np.array([n["y"] for n in nodes])
@@ -198,9 +199,8 @@ def proxy_network(scenario: Scenario) -> nx.MultiDiGraph:
 
 def _proxy_nodes(scenario: Scenario) -> list[dict[str, object]]:
     """The scenario's places, then GeoNames towns more than 500 m from all of them."""
-    from osmnx.distance import great_circle
-
     from routes.places import geonames_in
+    from routes.routing.backend import great_circle
 
     places = [p for p in scenario.places if p.role != "country"]
     towns = [
