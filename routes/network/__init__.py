@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,6 +28,7 @@ log = logging.getLogger("routes")
 if TYPE_CHECKING:
     import networkx as nx
 
+    from routes.network.store import RoadArrays
     from routes.scenario import Scenario
 
 NETWORK_CHOICES = ("auto", "osm", "proxy")
@@ -230,9 +230,11 @@ def region(scenario: Scenario) -> tuple[float, float, float, float]:
 def from_osm_file(path: str | Path) -> nx.MultiDiGraph:
     """The drivable network in an OSM file (.osm, .osm.bz2, .osm.gz, .osm.pbf), parsed once.
 
-    pyosmium keeps the :data:`DRIVABLE` ways and their nodes (osmnx would turn
-    every way in the file, buildings included, into edges); osmnx builds and
-    simplifies the graph; the result is cached by the file's content.
+    pyosmium reads the :data:`DRIVABLE` ways straight into columns and numpy builds
+    the graph osmnx would (:mod:`routes.network.osmfile`: split at intersections,
+    simplified, speeds and travel times), with no XML and no networkx; the columns and
+    their compiled router are cached by the file's content. The result is the graph as
+    an osmnx-schema ``MultiDiGraph``.
     """
     path = Path(path)
     if not path.is_file():
@@ -242,17 +244,14 @@ def from_osm_file(path: str | Path) -> nx.MultiDiGraph:
             f"{path.name}: not an OSM file; expected one of {', '.join(OSM_SUFFIXES)}"
         )
 
-    def build() -> nx.MultiDiGraph:
-        import osmnx as ox
+    def build() -> RoadArrays:
+        from routes.network.osmfile import road_arrays
 
-        with tempfile.TemporaryDirectory() as tmp:
-            xml = Path(tmp) / "drivable.osm"
-            write_roads_xml(path, xml)
-            try:
-                G = ox.graph_from_xml(xml)
-            except (ValueError, KeyError) as exc:  # osmnx finds no usable ways
-                raise NetworkError(f"{path.name}: no drivable road network in it ({exc})") from None
-        return _with_travel_times(G, source="", osm_date="")
+        arrays = road_arrays(
+            path, highways=DRIVABLE, speeds=HIGHWAY_SPEEDS_KPH, fallback=HIGHWAY_SPEEDS_KPH["road"]
+        )
+        arrays.graph.update(network_source="osm", source="", osm_date="")
+        return arrays
 
     G = _cached(f"osm-{_digest(path)}", build)
     G.graph["source"] = f"OpenStreetMap file {path.name}"  # the cache may hold a renamed copy
@@ -271,6 +270,8 @@ def write_roads_xml(
     """
     import osmium
 
+    from routes.network.osmfile import longest_located_run
+
     src = Path(src)
     roads = (
         osmium.filter.KeyFilter("highway")
@@ -288,7 +289,7 @@ def write_roads_xml(
         )
         for way in processor:
             assert isinstance(way, osmium.osm.Way)  # the entity filter lets only ways through
-            run = _longest_located_run(way.nodes)
+            run = longest_located_run(way.nodes)
             if len(run) >= 2:
                 nodes.update((n.ref, (n.location.lon, n.location.lat)) for n in run)
                 tags = {tag.k: tag.v for tag in way.tags}
@@ -302,20 +303,6 @@ def write_roads_xml(
             writer.add_node(osmium.osm.mutable.Node(id=ref, location=nodes[ref]))
         for kept in ways:
             writer.add_way(kept)
-
-
-def _longest_located_run(refs: Any) -> list[Any]:
-    """The longest stretch of consecutive way nodes whose position the file gives."""
-    best: list[Any] = []
-    current: list[Any] = []
-    for ref in refs:
-        if ref.location.valid():
-            current.append(ref)
-            if len(current) > len(best):
-                best = current
-        else:
-            current = []
-    return best
 
 
 def extract_path(scenario: Scenario) -> Path:
@@ -462,7 +449,7 @@ def cache_path(key: str) -> Path:
     return settings.cache_dir / "graphs" / f"{key}-{_build_key()}.npz"
 
 
-def _cached(key: str, build: Callable[[], nx.MultiDiGraph]) -> nx.MultiDiGraph:
+def _cached(key: str, build: Callable[[], RoadArrays | nx.MultiDiGraph]) -> nx.MultiDiGraph:
     """Build a graph once per key and code version; later runs load it without parsing.
 
     The entry (:func:`cache_path`) is data only: the graph's columns
@@ -477,9 +464,22 @@ def _cached(key: str, build: Callable[[], nx.MultiDiGraph]) -> nx.MultiDiGraph:
     G = _load_entry(path)
     if G is not None:
         return G
-    G = build()
-    columns = RoadArrays.from_networkx(G).arrays()
-    columns.update({f"router/{k}": v for k, v in backend.for_graph(G).arrays().items()})
+    built = build()
+    if isinstance(built, RoadArrays):
+        arrays, G = built, built.to_networkx()
+        router = backend.Router.from_arrays(
+            arrays.nodes["id"],
+            arrays.nodes["float:x"],
+            arrays.nodes["float:y"],
+            arrays.edges["u"],
+            arrays.edges["v"],
+            {name: arrays.edges[f"float:{name}"] for name in backend.WEIGHTS},
+        )
+        backend.remember(G, router)
+    else:
+        arrays, G, router = RoadArrays.from_networkx(built), built, backend.for_graph(built)
+    columns = arrays.arrays()
+    columns.update({f"router/{k}": v for k, v in router.arrays().items()})
     private_dir(path.parent.parent)
     private_dir(path.parent)
     with atomic_path(path) as tmp:

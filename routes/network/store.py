@@ -21,7 +21,7 @@ import mmap
 import struct
 import zipfile
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     import networkx as nx
     from numpy.typing import NDArray
 
-__all__ = ["RoadArrays", "read_npz", "write_npz"]
+__all__ = ["MISSING", "RoadArrays", "read_npz", "write_npz"]
 
 #: Edge and node attributes kept as float64 columns when every element has a float.
 FLOAT_COLUMNS = ("length", "travel_time", "speed_kph", "x", "y")
@@ -69,21 +69,44 @@ class RoadArrays:
     @classmethod
     def from_networkx(cls, G: nx.MultiDiGraph) -> RoadArrays:
         """Columns of an osmnx-schema graph (integer node ids, JSON-able attributes)."""
-        node_ids, node_data = zip(*G.nodes(data=True), strict=True) if len(G) else ((), ())
+        node_data = [d for _, d in G.nodes(data=True)]
         edges = list(G.edges(keys=True, data=True))
-        values: dict[str, list[Any]] = {}
-        nodes = {"id": np.array(node_ids, dtype=np.int64), **_columns(node_data, "node:", values)}
         data = [d for *_, d in edges]
         offsets, xy = _geometry(data)
-        columns = {
-            "u": np.array([e[0] for e in edges], dtype=np.int64),
-            "v": np.array([e[1] for e in edges], dtype=np.int64),
-            "key": np.array([e[2] for e in edges], dtype=np.int64),
+        return cls.from_columns(
+            nodes=np.fromiter(G.nodes, dtype=np.int64, count=len(G)),
+            node_columns=_by_column(node_data),
+            uvk=np.array([e[:3] for e in edges], dtype=np.int64).reshape(-1, 3),
+            edge_columns=_by_column(data, skip={"geometry"}),
+            geometry=(offsets, xy),
+            graph=dict(G.graph),
+        )
+
+    @classmethod
+    def from_columns(
+        cls,
+        *,
+        nodes: NDArray[np.int64],
+        node_columns: Mapping[str, list[Any]],
+        uvk: NDArray[np.int64],
+        edge_columns: Mapping[str, list[Any]],
+        geometry: tuple[NDArray[np.int64], NDArray[np.float64]],
+        graph: Mapping[str, Any],
+    ) -> RoadArrays:
+        """Columns from node ids, edges ``(u, v, key)`` rows, attribute columns (one value
+        per row, :data:`MISSING` where a row lacks it) and geometry offsets and points."""
+        values: dict[str, list[Any]] = {}
+        offsets, xy = geometry
+        edges = {
+            "u": np.ascontiguousarray(uvk[:, 0]),
+            "v": np.ascontiguousarray(uvk[:, 1]),
+            "key": np.ascontiguousarray(uvk[:, 2]),
             "geometry_offsets": offsets,
             "geometry_xy": xy,
-            **_columns(data, "edge:", values, skip={"geometry"}),
+            **_coded(edge_columns, "edge:", values),
         }
-        return cls(nodes, columns, dict(G.graph), values)
+        node_table = {"id": nodes, **_coded(node_columns, "node:", values)}
+        return cls(node_table, edges, dict(graph), values)
 
     def to_networkx(self) -> nx.MultiDiGraph:
         """The osmnx-schema ``MultiDiGraph`` these columns hold, node and edge order kept."""
@@ -159,29 +182,32 @@ class RoadArrays:
             raise ValueError(f"not road arrays ({exc!r})") from None
 
 
-def _columns(
-    rows: Iterable[Mapping[str, Any]],
-    prefix: str,
-    values: dict[str, list[Any]],
-    skip: frozenset[str] | set[str] = frozenset(),
+#: Marks a row without the attribute in a column given to :meth:`RoadArrays.from_columns`.
+MISSING: Any = object()
+
+
+def _by_column(rows: list[Mapping[str, Any]], skip: set[str] | None = None) -> dict[str, list[Any]]:
+    """Attribute dicts as columns, :data:`MISSING` where a row lacks the attribute."""
+    names = dict.fromkeys(k for row in rows for k in row if not skip or k not in skip)
+    return {name: [row.get(name, MISSING) for row in rows] for name in names}
+
+
+def _coded(
+    columns: Mapping[str, list[Any]], prefix: str, values: dict[str, list[Any]]
 ) -> dict[str, NDArray[Any]]:
-    """Attribute columns of ``rows``: ``float:<name>`` where every row has a float, else
-    ``code:<name>`` into ``values[prefix + name]`` (distinct values, JSON-able)."""
-    rows = list(rows)
-    names = list(dict.fromkeys(k for row in rows for k in row if k not in skip))
+    """``float:<name>`` where every row has a float, else ``code:<name>`` into
+    ``values[prefix + name]`` (its distinct values, JSON-able)."""
     out: dict[str, NDArray[Any]] = {}
-    for name in names:
-        column = [row.get(name, _MISSING) for row in rows]
-        if name in FLOAT_COLUMNS and all(
-            isinstance(value, float | np.floating) for value in column
-        ):
+    for name, column in columns.items():
+        floats = all(isinstance(value, float | np.floating) for value in column)
+        if name in FLOAT_COLUMNS and floats:
             out[f"float:{name}"] = np.array(column, dtype=np.float64)
             continue
         index: dict[str, int] = {}
         vocab: list[Any] = []
         codes = np.full(len(column), -1, dtype=np.int32)
         for i, value in enumerate(column):
-            if value is _MISSING:
+            if value is MISSING:
                 continue
             token = json.dumps(value, sort_keys=True)
             if token not in index:
@@ -191,9 +217,6 @@ def _columns(
         out[f"code:{name}"] = codes
         values[prefix + name] = vocab
     return out
-
-
-_MISSING = object()
 
 
 def _geometry(rows: list[Mapping[str, Any]]) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
