@@ -185,7 +185,6 @@ def _makes_template(node: ast.Call) -> bool:
     )
 
 
-@pytest.mark.xfail(strict=True, reason="known: the graph cache is a pickle (issues 10 item 5, 15)")
 def test_nothing_is_pickled() -> None:
     """Rule 9: caches are data files; nothing loaded from one can run code."""
     for path in modules():
