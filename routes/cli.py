@@ -501,11 +501,12 @@ def corpus_command(
     ] = None,
 ) -> None:
     """Draft every story of a corpus on Dask and merge their movements into flows."""
+    from rich.console import Console
     from rich.progress import Progress
 
     from routes.corpus import run_corpus
 
-    with _user_errors(), Progress(transient=True) as bar:
+    with _user_errors(), Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("drafting stories", total=None)
         report = run_corpus(
             stories, output, workers=workers, scheduler=scheduler, sample=sample,

@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -127,3 +134,37 @@ def test_a_folder_of_text_files_and_a_parquet_file_are_stories(
     assert a.flows == b.flows == 1
     assert pd.read_csv(tmp_path / "a" / "flows.csv").time.isna().all()  # .txt: no dates
     assert pd.read_csv(tmp_path / "b" / "flows.csv").time.notna().all()
+
+
+def test_a_killed_run_resumes_and_redoes_only_unfinished_work(
+    tmp_path: Path, one_worker: str
+) -> None:
+    """SIGKILL the command (and its cluster) at a random moment; the rerun finishes the rest."""
+    source, n = shared(LGL), 100
+    reference = run_corpus(source, tmp_path / "reference", scheduler=one_worker, sample=n)
+    out = tmp_path / "killed"
+    command = [sys.executable, "-m", "routes", "corpus", str(source), "-o", str(out)]
+    command += ["--workers", "2", "--sample", str(n)]
+    log = (tmp_path / "killed.log").open("w")
+    run = subprocess.Popen(command, stdout=log, stderr=log, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not list(out.glob("cache/*/part-*.jsonl")) and time.monotonic() < deadline:
+            assert run.poll() is None, (tmp_path / "killed.log").read_text()
+            time.sleep(0.05)
+        time.sleep(random.uniform(0, 2))
+    finally:
+        os.killpg(run.pid, signal.SIGKILL)  # the command, its scheduler and its workers
+        run.wait()
+        log.close()
+    finished = sum(len(f.read_text().splitlines()) for f in out.glob("cache/*/part-*.jsonl"))
+    assert 0 < finished < n, "the run was killed before its first or after its last partition"
+    assert not (out / "stories.jsonl").exists()
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
+    counts = re.search(r"reused (\d+), extracted (\d+)", again.stderr)
+    assert counts, again.stderr
+    assert re.search(r"Dask dashboard: http://127\.0\.0\.1:\d+/status", again.stderr)
+    assert again.stdout.split() == [str(out / name) for name in OUTPUTS]
+    assert (int(counts[1]), int(counts[2])) == (finished, n - finished)
+    assert outputs(out) == outputs(tmp_path / "reference")
+    assert reference.extracted == n
