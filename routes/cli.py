@@ -533,6 +533,57 @@ def extract_command(
         typer.echo(document, nl=False)
 
 
+@app.command("corpus")
+def corpus_command(
+    stories: Annotated[
+        Path,
+        typer.Argument(
+            metavar="STORIES",
+            help="JSONL or Parquet (id, text, date, publisher, url), or a folder of .txt files.",
+        ),
+    ],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", file_okay=False, metavar="DIR", help="Folder.")
+    ],
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", min=1, help="Local worker processes [default: the cores]."),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            metavar="ADDRESS",
+            help="Use this Dask cluster (tcp://host:port) instead of a local one.",
+        ),
+    ] = None,
+    sample: Annotated[
+        int | None, typer.Option("--sample", min=1, help="Only the first N stories by id.")
+    ] = None,
+) -> None:
+    """Draft every story of a corpus on Dask and merge their movements into flows."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from routes.corpus import run_corpus
+
+    with _user_errors(), Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("drafting stories", total=None)
+        report = run_corpus(
+            stories, output, workers=workers, scheduler=scheduler, sample=sample,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+            on_cluster=lambda link: bar.console.print(f"Dask dashboard: {link}") if link else None,
+        )  # fmt: skip
+    for path in report.paths:
+        typer.echo(str(path))
+    _say(
+        f"{report.stories} stories: reused {report.reused}, extracted {report.extracted}, "
+        f"failed {report.failed}; {report.flows} flows; {report.rate:.1f} stories/s on "
+        f"{report.workers} workers in {report.seconds:.1f} s",
+        typer.colors.GREEN,
+    )
+
+
 @network_app.command("fetch")
 def network_fetch(scenario: ScenarioOption = settings.default_scenario) -> None:
     """Download the scenario's region from Overpass as of the story's date; store it."""
