@@ -23,6 +23,16 @@ if TYPE_CHECKING:
 
     from routes.scenario import Scenario
 
+__all__ = [
+    "CLAIM_COLUMNS",
+    "FLOW_COLUMNS",
+    "FORMATS",
+    "NETWORK_COLUMNS",
+    "TABLES",
+    "layers",
+    "write",
+]
+
 FORMATS = ("gpkg", "geojson", "kml", "csv")
 
 #: The claims table: one row per figure.

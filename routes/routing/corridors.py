@@ -25,6 +25,21 @@ if TYPE_CHECKING:
     from routes.routing.backend import Router
     from routes.scenario import Corridor, Scenario
 
+__all__ = [
+    "CANDIDATES_PER_LEG",
+    "FIGURE_COLUMNS",
+    "MIN_DIFFERENCE",
+    "SNAP_WARNING_M",
+    "Snap",
+    "alternative_routes",
+    "candidate_routes",
+    "measure_route",
+    "route_corridors",
+    "route_difference",
+    "route_legs",
+    "snap_stops",
+]
+
 FIGURE_COLUMNS = ("people", "wounded", "buses", "ambulances")
 
 #: A stop further than this from its snapped node gets a warning, metres.
@@ -90,7 +105,7 @@ def route_corridors(
                 geometry=None,
             )
         else:
-            row.update(route_status="ok", no_route_reason="", **_measure(roads, route, weight))
+            row.update(route_status="ok", no_route_reason="", **measure_route(roads, route, weight))
             row["passes"] = " → ".join(
                 _named_nodes(roads, route) or _stop_names(scenario, corridor)
             )
@@ -128,14 +143,14 @@ def alternative_routes(
         if best is None:
             continue
         kept = [best]
-        for route in _candidates(roads, router, snap.nodes, weight):
+        for route in candidate_routes(roads, router, snap.nodes, weight):
             if len(kept) > k:
                 break
-            if all(_difference(roads, route, other) >= MIN_DIFFERENCE for other in kept):
+            if all(route_difference(roads, route, other) >= MIN_DIFFERENCE for other in kept):
                 kept.append(route)
         best_cost = _cost(roads, best, weight)
         for rank, route in enumerate(kept[1:], start=1):
-            measures = _measure(roads, route, weight)
+            measures = measure_route(roads, route, weight)
             rows.append(
                 {
                     "corridor_id": corridor.id,
@@ -143,7 +158,7 @@ def alternative_routes(
                     "rank": rank,
                     "extra_cost_pct": round(100 * (_cost(roads, route, weight) / best_cost - 1), 1),
                     "differs_share": round(
-                        min(_difference(roads, route, other) for other in kept[:rank]),
+                        min(route_difference(roads, route, other) for other in kept[:rank]),
                         3,
                     ),
                     "network_source": G.graph["network_source"],
@@ -204,7 +219,7 @@ def route_legs(
                 geometry=None,
             )
         else:
-            row.update(route_status="ok", **_measure(roads, path, weight))
+            row.update(route_status="ok", **measure_route(roads, path, weight))
         rows.append(row)
     return gpd.GeoDataFrame(rows, geometry="geometry", crs="EPSG:4326")
 
@@ -247,7 +262,7 @@ def _roads(G: nx.MultiDiGraph, roads: nx.MultiDiGraph | None) -> tuple[nx.MultiD
     return used, backend.for_graph(used)
 
 
-def _candidates(
+def candidate_routes(
     G: nx.MultiDiGraph, router: Router, stops: list[int], weight: str
 ) -> list[list[int]]:
     """Whole routes with one leg swapped for one of its k-shortest paths, cheapest first."""
@@ -277,7 +292,7 @@ def _cost(G: nx.MultiDiGraph, route: list[int], weight: str) -> float:
     return float(sum(_edge(G, u, v, weight)[weight] for u, v in pairwise(route)))
 
 
-def _difference(G: nx.MultiDiGraph, route: list[int], other: list[int]) -> float:
+def route_difference(G: nx.MultiDiGraph, route: list[int], other: list[int]) -> float:
     """Share of ``route``'s length on edges that ``other`` does not use."""
     other_edges = set(pairwise(other))
     lengths = [(uv, _edge(G, *uv, "length")["length"]) for uv in pairwise(route)]
@@ -286,7 +301,7 @@ def _difference(G: nx.MultiDiGraph, route: list[int], other: list[int]) -> float
     return off / total if total else 0.0
 
 
-def _measure(G: nx.MultiDiGraph, route: list[int], weight: str) -> dict[str, Any]:
+def measure_route(G: nx.MultiDiGraph, route: list[int], weight: str) -> dict[str, Any]:
     """Length, travel time, road-class mix, road names and geometry of a node route."""
     from shapely.geometry import LineString, Point
 
