@@ -349,30 +349,29 @@ def _edge_attributes(
         if len(heads)
         else np.zeros(0, dtype=bool)
     )
-    mixed = (spans_ways | spans_rev).tolist()
-    seg_lists = np.split(chains.segments, chains.seg_offsets[1:-1]) if len(heads) else []
-
-    def value(name: str, seg: int) -> Any:
-        way = int(seg_way[seg])
-        if name == "osmid":
-            return ways.osmids[way]
-        if name == "oneway":
-            return bool(oneway[way])
-        if name == "reversed":
-            return bool(seg_rev[seg])
-        return ways.tags[way].get(name, MISSING)
-
-    names = ["osmid", *(t for t in USEFUL_TAGS_WAY if t != "oneway"), "oneway", "reversed"]
+    mixed = np.flatnonzero(spans_ways | spans_rev)
+    segs = np.concatenate([plain, first])  # the segment whose way an unmixed edge keeps
+    seg_ways, seg_revs = seg_way.tolist(), seg_rev.tolist()
+    per_way: dict[str, list[Any]] = {
+        "osmid": ways.osmids,
+        **{t: [tags.get(t, MISSING) for tags in ways.tags] for t in USEFUL_TAGS_WAY},
+        "oneway": oneway.tolist(),
+    }
     columns: dict[str, list[Any]] = {}
-    for name in names:
-        column = [value(name, s) for s in plain.tolist()]
-        for i, seg in enumerate(first.tolist()):
-            if not mixed[i]:
-                column.append(value(name, seg))
-                continue
-            found = [x for x in (value(name, s) for s in seg_lists[i].tolist()) if x is not MISSING]
+    for name in ["osmid", *USEFUL_TAGS_WAY, "reversed"]:
+        if name == "reversed":
+            of_seg = seg_revs
+            column = [of_seg[s] for s in segs.tolist()]
+        else:
+            of_way = per_way[name]
+            column = [of_way[w] for w in seg_way[segs].tolist()]
+            of_seg = [of_way[w] for w in seg_ways] if len(mixed) else []
+        for i in mixed.tolist():
+            lo, hi = int(chains.seg_offsets[i]), int(chains.seg_offsets[i + 1])
+            found = [of_seg[s] for s in chains.segments[lo:hi].tolist()]
+            found = [x for x in found if x is not MISSING]
             distinct = set(found)
-            column.append(
+            column[len(plain) + i] = (
                 MISSING if not found else found[0] if len(distinct) == 1 else sorted(distinct)
             )
         if any(x is not MISSING for x in column):

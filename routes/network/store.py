@@ -203,16 +203,20 @@ def _coded(
         if name in FLOAT_COLUMNS and floats:
             out[f"float:{name}"] = np.array(column, dtype=np.float64)
             continue
-        index: dict[str, int] = {}
+        index: dict[Any, int] = {}
         vocab: list[Any] = []
         codes = np.full(len(column), -1, dtype=np.int32)
         for i, value in enumerate(column):
             if value is MISSING:
                 continue
-            token = json.dumps(value, sort_keys=True)
+            if isinstance(value, str | int | float):  # bool is an int: keyed by type too
+                token: Any = (type(value), value)
+            else:
+                token = json.dumps(value, sort_keys=True)
+                value = json.loads(token)
             if token not in index:
                 index[token] = len(vocab)
-                vocab.append(json.loads(token))
+                vocab.append(value)
             codes[i] = index[token]
         out[f"code:{name}"] = codes
         values[prefix + name] = vocab
