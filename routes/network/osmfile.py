@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
@@ -92,12 +92,20 @@ def road_arrays(
     endpoint = _endpoints(len(ids), seg_u, seg_v) & keep
     plain = np.flatnonzero(endpoint[seg_u] & endpoint[seg_v])
     chains = _chains(len(ids), seg_u, seg_v, endpoint)
-    columns, lengths = _edge_attributes(ways, oneway, seg_way, seg_rev, seg_len, plain, chains)
+    columns: dict[str, Coded | NDArray[np.float64]] = dict(
+        _edge_attributes(ways, oneway, seg_way, seg_rev, plain, chains)
+    )
+    heads = chains.seg_offsets[:-1]
+    lengths = np.concatenate([seg_len[plain], _sums_in_order(seg_len[chains.segments], heads)])
     u = np.concatenate([seg_u[plain], chains.start])
     v = np.concatenate([seg_v[plain], chains.end])
-    speed = _speeds(columns["highway"], columns.get("maxspeed"), speeds, fallback)
-    columns["speed_kph"] = speed.tolist()
-    columns["travel_time"] = ((lengths / 1000) / (speed / (60 * 60))).tolist()
+    highway = columns["highway"]
+    maxspeed = columns.get("maxspeed")
+    assert isinstance(highway, tuple) and (maxspeed is None or isinstance(maxspeed, tuple))
+    speed = _speeds(highway, maxspeed, speeds, fallback)
+    columns.update(
+        length=lengths, speed_kph=speed, travel_time=(lengths / 1000) / (speed / (60 * 60))
+    )
     counts = np.concatenate([np.zeros(len(plain), dtype=np.int64), chains.node_counts()])
     offsets = np.zeros(len(u) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
@@ -105,7 +113,7 @@ def road_arrays(
     nodes = np.flatnonzero(endpoint)
     return RoadArrays.from_columns(
         nodes=ids[nodes],
-        node_columns={"y": y[nodes].tolist(), "x": x[nodes].tolist()},
+        node_columns={"y": y[nodes], "x": x[nodes]},
         uvk=np.column_stack([ids[u], ids[v], _keys(u, v, len(ids))]),
         edge_columns=columns,
         geometry=(offsets, xy),
@@ -323,62 +331,76 @@ def _keys(u: NDArray[np.intp], v: NDArray[np.intp], n: int) -> NDArray[np.int64]
 # --- attributes and speeds -------------------------------------------------------------------
 
 
+#: An attribute column: integer codes (-1: the edge lacks it) into a list of distinct values.
+Coded: TypeAlias = "tuple[NDArray[np.int32], list[Any]]"
+
+
 def _edge_attributes(
     ways: _Ways,
     oneway: NDArray[np.bool_],
     seg_way: NDArray[np.int64],
     seg_rev: NDArray[np.bool_],
-    seg_len: NDArray[np.float64],
     plain: NDArray[np.intp],
     chains: _Chains,
-) -> tuple[dict[str, list[Any]], NDArray[np.float64]]:
-    """Attribute columns of the edges (segments between endpoints, then chains) and their
-    lengths: a chain's attribute is the one value its segments share, else their sorted
-    distinct values; its length the sum of its segments' in order (as osmnx sums them)."""
+) -> dict[str, Coded]:
+    """Attribute columns of the edges (segments between endpoints, then chains), coded way
+    by way: a chain's attribute is the one value its segments share, else their sorted
+    distinct values."""
     heads = chains.seg_offsets[:-1]
-    first = chains.segments[heads]
-    spans_ways = (
-        np.minimum.reduceat(seg_way[chains.segments], heads)
-        != np.maximum.reduceat(seg_way[chains.segments], heads)
-        if len(heads)
-        else np.zeros(0, dtype=bool)
-    )
-    spans_rev = (
-        np.minimum.reduceat(seg_rev[chains.segments], heads)
-        != np.maximum.reduceat(seg_rev[chains.segments], heads)
-        if len(heads)
-        else np.zeros(0, dtype=bool)
-    )
-    mixed = np.flatnonzero(spans_ways | spans_rev)
-    segs = np.concatenate([plain, first])  # the segment whose way an unmixed edge keeps
-    seg_ways, seg_revs = seg_way.tolist(), seg_rev.tolist()
+    segs = np.concatenate([plain, chains.segments[heads]])  # whose way an edge keeps
+    spans = np.zeros(len(heads), dtype=bool)
+    for column in (seg_way, seg_rev):
+        if len(heads):
+            picked = column[chains.segments]
+            spans |= np.minimum.reduceat(picked, heads) != np.maximum.reduceat(picked, heads)
+    mixed = np.flatnonzero(spans)
     per_way: dict[str, list[Any]] = {
         "osmid": ways.osmids,
         **{t: [tags.get(t, MISSING) for tags in ways.tags] for t in USEFUL_TAGS_WAY},
         "oneway": oneway.tolist(),
     }
-    columns: dict[str, list[Any]] = {}
+    columns: dict[str, Coded] = {}
     for name in ["osmid", *USEFUL_TAGS_WAY, "reversed"]:
         if name == "reversed":
-            of_seg = seg_revs
-            column = [of_seg[s] for s in segs.tolist()]
+            vocab: list[Any] = [False, True]
+            index: dict[Any, int] = {(bool, False): 0, (bool, True): 1}
+            seg_codes = seg_rev.astype(np.int32)
         else:
-            of_way = per_way[name]
-            column = [of_way[w] for w in seg_way[segs].tolist()]
-            of_seg = [of_way[w] for w in seg_ways] if len(mixed) else []
+            vocab, index, way_codes = _code(per_way[name])
+            seg_codes = way_codes[seg_way]
+        codes = seg_codes[segs]
         for i in mixed.tolist():
             lo, hi = int(chains.seg_offsets[i]), int(chains.seg_offsets[i + 1])
-            found = [of_seg[s] for s in chains.segments[lo:hi].tolist()]
-            found = [x for x in found if x is not MISSING]
+            found = [vocab[c] for c in seg_codes[chains.segments[lo:hi]].tolist() if c >= 0]
             distinct = set(found)
-            column[len(plain) + i] = (
-                MISSING if not found else found[0] if len(distinct) == 1 else sorted(distinct)
-            )
-        if any(x is not MISSING for x in column):
-            columns[name] = column
-    lengths = np.concatenate([seg_len[plain], _sums_in_order(seg_len[chains.segments], heads)])
-    columns["length"] = lengths.tolist()
-    return columns, lengths
+            value = found[0] if len(distinct) == 1 else sorted(distinct) if found else None
+            if value is None:
+                codes[len(plain) + i] = -1
+                continue
+            key = ("list", tuple(value)) if isinstance(value, list) else (type(value), value)
+            if key not in index:
+                index[key] = len(vocab)
+                vocab.append(value)
+            codes[len(plain) + i] = index[key]
+        if (codes >= 0).any():
+            columns[name] = (codes, vocab)
+    return columns
+
+
+def _code(values: list[Any]) -> tuple[list[Any], dict[Any, int], NDArray[np.int32]]:
+    """Distinct values (MISSING left out), their index by (type, value), and each one's code."""
+    index: dict[Any, int] = {}
+    vocab: list[Any] = []
+    codes = np.full(len(values), -1, dtype=np.int32)
+    for i, value in enumerate(values):
+        if value is MISSING:
+            continue
+        key = (type(value), value)
+        if key not in index:
+            index[key] = len(vocab)
+            vocab.append(value)
+        codes[i] = index[key]
+    return vocab, index, codes
 
 
 def _sums_in_order(values: NDArray[np.float64], heads: NDArray[np.intp]) -> NDArray[np.float64]:
@@ -393,10 +415,10 @@ def _sums_in_order(values: NDArray[np.float64], heads: NDArray[np.intp]) -> NDAr
 
 
 def _speeds(
-    highway: list[Any], maxspeed: list[Any] | None, table: Mapping[str, float], fallback: float
+    highway: Coded, maxspeed: Coded | None, table: Mapping[str, float], fallback: float
 ) -> NDArray[np.float64]:
-    """km/h per edge as ``osmnx.routing.add_edge_speeds(hwy_speeds=table, fallback=...)``."""
-    classes = [h[0] if isinstance(h, list) else h for h in highway]
+    """km/h per edge as ``osmnx.routing.add_edge_speeds(hwy_speeds=table, fallback=...)``,
+    worked out once per distinct value."""
     implicit = _implicit_maxspeeds()
     known: dict[str, float | None] = {}
 
@@ -405,22 +427,32 @@ def _speeds(
             known[text] = _clean_maxspeed(text, implicit)
         return known[text]
 
-    speeds = np.full(len(classes), np.nan)
-    for i, raw in enumerate(maxspeed or []):
+    def speed_of(raw: Any) -> float:
         if isinstance(raw, list):
             parsed = [s for s in (clean(x) for x in raw) if s is not None]
             raw = str(float(np.mean(parsed))) if parsed else "None"
-        if raw is not MISSING:
-            speed = clean(raw)
-            speeds[i] = np.nan if speed is None else speed
-    by_class = dict(table)
-    for name in sorted(set(classes) - set(by_class)):
-        mine = speeds[[c == name for c in classes]]
-        mine = mine[~np.isnan(mine)]
+        speed = clean(raw)
+        return np.nan if speed is None else speed
+
+    speeds = np.full(len(highway[0]), np.nan)
+    if maxspeed is not None:
+        codes, vocab = maxspeed
+        by_value = np.array([speed_of(raw) for raw in vocab] + [np.nan])
+        speeds = by_value[codes]  # code -1 picks the NaN at the end
+    codes, vocab = highway
+    names = [h[0] if isinstance(h, list) else h for h in vocab]
+    classes = sorted(set(names))
+    class_of = np.searchsorted(classes, names)[codes]
+    by_class = np.empty(len(classes))
+    for k, name in enumerate(classes):
+        if name in table:
+            by_class[k] = table[name]
+            continue
         # pandas' group mean sums with compensation: near exact, so in any order
-        by_class[name] = math.fsum(mine.tolist()) / len(mine) if len(mine) else fallback
-    default = np.array([by_class[c] for c in classes], dtype=np.float64)
-    return np.where(np.isnan(speeds), default, speeds)
+        mine = speeds[(class_of == k) & ~np.isnan(speeds)]
+        by_class[k] = math.fsum(mine.tolist()) / len(mine) if len(mine) else fallback
+    result: NDArray[np.float64] = np.where(np.isnan(speeds), by_class[class_of], speeds)
+    return result
 
 
 def _clean_maxspeed(text: str, implicit: Mapping[str, float]) -> float | None:
