@@ -43,7 +43,11 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def roads(helsinki_osm: Path) -> nx.MultiDiGraph:
     """Every drivable and service road of the extract, as osmnx builds it, with travel times."""
     G = ox.graph_from_xml(helsinki_osm)
-    return network._with_travel_times(G, source="test", osm_date="")
+    speeds = network.HIGHWAY_SPEEDS_KPH
+    G = ox.routing.add_edge_speeds(G, hwy_speeds=speeds, fallback=speeds["road"])
+    G = ox.routing.add_edge_travel_times(G)
+    G.graph.update(network_source="osm", source="test", osm_date="")
+    return G
 
 
 @pytest.fixture(scope="module")

@@ -39,6 +39,21 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
     from scipy.sparse import csr_array
 
+__all__ = [
+    "BOUND_TRIES",
+    "CHUNK",
+    "EARTH_RADIUS_M",
+    "FORMAT",
+    "MAX_CELLS",
+    "PROFILE_QUANTILE",
+    "WEIGHTS",
+    "Router",
+    "for_graph",
+    "forget",
+    "great_circle",
+    "remember",
+]
+
 #: Version of the arrays' layout in :meth:`Router.save`; part of the graph cache key.
 FORMAT = 2
 
