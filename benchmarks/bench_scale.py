@@ -4,10 +4,12 @@ Stock (the path before issue 15): the drivable ways written as OSM XML by pyosmi
 ``osmnx.graph_from_xml``, ``add_edge_speeds``/``add_edge_travel_times``, the router
 compiled from the networkx graph. Ours: :func:`routes.network.from_osm_file` on an empty
 cache (pyosmium straight into columns, :mod:`routes.network.osmfile`; router from the
-arrays; cache written). Then the warm load of that cache entry: as a networkx graph (what
-``routes`` hands its stages today) and as columns and router alone. Each run is its own
-process, so peak RSS (``ru_maxrss``) is its own. The file: ``tests/synthetic_osm.py``,
-about 10⁵ edges in full mode (10⁴ quick). Issue 15's goals are stated at 10⁶ edges.
+arrays; cache written), and the same without the networkx graph at the end
+(:func:`routes.network.osm_columns`). Then the warm load of that cache entry: as a
+networkx graph (what ``routes`` hands its stages today) and as columns and router alone.
+Each run is its own process, so peak RSS (``ru_maxrss``) is its own. The file:
+``tests/synthetic_osm.py``, about 10⁵ edges in full mode (10⁴ quick). Issue 15's goals
+are stated at 10⁶ edges.
 """
 
 from __future__ import annotations
@@ -56,6 +58,15 @@ print(json.dumps({"s": time.perf_counter() - start, "edges": G.number_of_edges()
                   "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
+_OURS_COLUMNS = """
+import json, resource, sys, time
+start = time.perf_counter()
+from routes import network
+roads, router = network.osm_columns(sys.argv[1])
+print(json.dumps({"s": time.perf_counter() - start, "edges": roads.n_edges,
+                  "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
 _COLUMNS = """
 import json, resource, sys, time
 start = time.perf_counter()
@@ -95,11 +106,13 @@ def grid(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_cold_build_and_warm_load(grid: Path, tmp_path: Path, report: Callable[..., None]) -> None:
     stock = _run(_STOCK, grid, tmp_path / "stock-cache")
+    columns_only = _run(_OURS_COLUMNS, grid, tmp_path / "columns-cache")
     ours = _run(_OURS, grid, tmp_path / "cache")
     warm = _run(_OURS, grid, tmp_path / "cache")
     columns = _run(_COLUMNS, grid, tmp_path / "cache")
     edges = int(ours["edges"])
     assert stock["edges"] == ours["edges"] == warm["edges"] == columns["edges"]
+    assert columns_only["edges"] == ours["edges"]
     label = f"synthetic grid .osm.pbf ({grid.stat().st_size // 1024} KB, {edges:,} edges)"
     speedup = stock["s"] / ours["s"]
     report(
@@ -109,6 +122,15 @@ def test_cold_build_and_warm_load(grid: Path, tmp_path: Path, report: Callable[.
         f"{speedup:.1f}× faster, {stock['rss'] / ours['rss']:.1f}× less memory",
         "≥ 10×, ≤ 400 MB (issue 15, at 10⁶ edges)",
         speedup >= 10 and ours["rss"] <= 400,
+    )
+    speedup = stock["s"] / columns_only["s"]
+    report(
+        f"cold build to columns + router (no networkx), {label}",
+        f"XML + graph_from_xml + speeds {ms(stock['s'])}, peak {stock['rss']:.0f} MB",
+        f"`network.osm_columns` {ms(columns_only['s'])}, peak {columns_only['rss']:.0f} MB",
+        f"{speedup:.1f}× faster, {stock['rss'] / columns_only['rss']:.1f}× less memory",
+        "≥ 10×, ≤ 400 MB (issue 15, at 10⁶ edges)",
+        speedup >= 10 and columns_only["rss"] <= 400,
     )
     report(
         f"warm load, {label}",

@@ -49,6 +49,8 @@ USEFUL_TAGS_WAY = (
     "lanes", "maxspeed", "name", "oneway", "ref", "service", "tunnel", "width",
 )  # fmt: skip
 
+_USEFUL = frozenset(USEFUL_TAGS_WAY)
+
 #: ``oneway`` values osmnx reads as one-way, and as one-way against the nodes' order.
 ONEWAY_VALUES = frozenset({"yes", "true", "1", "-1", "reverse", "T", "F"})
 REVERSED_VALUES = frozenset({"-1", "reverse", "T"})
@@ -161,16 +163,31 @@ def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
         )
         for way in processor:
             assert isinstance(way, osmium.osm.Way)  # the entity filter lets only ways through
-            run = longest_located_run(way.nodes)
+            run = _located_run(way.nodes)
             if len(run) < 2:
                 continue
-            ways.coords.update((n.ref, (n.location.lon, n.location.lat)) for n in run)
+            ways.coords.update((ref, (lon, lat)) for ref, lon, lat in run)
             ways.osmids.append(way.id)
-            ways.refs.append([ref for ref, _ in groupby(n.ref for n in run)])
-            ways.tags.append({k: way.tags[k] for k in USEFUL_TAGS_WAY if k in way.tags})
+            ways.refs.append([ref for ref, _ in groupby(ref for ref, _lon, _lat in run)])
+            ways.tags.append({t.k: t.v for t in way.tags if t.k in _USEFUL})
     except RuntimeError as exc:
         raise NetworkError(f"{path.name}: cannot read it as OpenStreetMap data ({exc})") from None
     return ways
+
+
+def _located_run(refs: Any) -> list[tuple[int, float, float]]:
+    """:func:`longest_located_run` as (id, lon, lat), each node's location read once."""
+    best: list[tuple[int, float, float]] = []
+    current: list[tuple[int, float, float]] = []
+    for ref in refs:
+        location = ref.location
+        if location.valid():
+            current.append((ref.ref, location.lon, location.lat))
+            if len(current) > len(best):
+                best = current
+        else:
+            current = []
+    return best
 
 
 def longest_located_run(refs: Any) -> list[Any]:
@@ -243,7 +260,7 @@ def _endpoints(n: int, u: NDArray[np.intp], v: NDArray[np.intp]) -> NDArray[np.b
     """osmnx's endpoint rules 1-3 (``simplification._is_endpoint``) for every node."""
     out_deg, in_deg = np.bincount(u, minlength=n), np.bincount(v, minlength=n)
     a, b = np.concatenate([u, v]), np.concatenate([v, u])
-    pairs = np.unique(a * n + b)
+    pairs = _distinct(a * n + b)
     neighbours = np.bincount(pairs // n, minlength=n)
     loops = np.bincount(u[u == v], minlength=n) > 0
     degree = out_deg + in_deg
@@ -278,7 +295,7 @@ def _chains(
     pair_keys, first = np.unique(key, return_index=True)  # first segment of each node pair
     pu, pv = pair_keys // n, pair_keys % n
     a = np.concatenate([pu, pv])
-    neighbour_pairs = np.unique(a * n + np.concatenate([pv, pu]))
+    neighbour_pairs = _distinct(a * n + np.concatenate([pv, pu]))
     nb_of, nb = neighbour_pairs // n, neighbour_pairs % n
     at = np.searchsorted(nb_of, np.arange(n))  # a through node's neighbours: nb[at], nb[at + 1]
     starts = np.flatnonzero(endpoint[pu] & ~endpoint[pv])
@@ -313,6 +330,14 @@ def _chains(
     heads = seg_offsets[:-1]
     node_list = np.insert(v[segments], heads, u[segments[heads]]) if len(heads) else v[:0]
     return _Chains(pu[starts][survivors], cur[survivors], segments, seg_offsets, node_list)
+
+
+def _distinct(values: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Sorted distinct values (numpy 2's hash-based ``unique`` is slower on these)."""
+    ordered = np.sort(values)
+    keep = np.ones(len(ordered), dtype=bool)
+    keep[1:] = ordered[1:] != ordered[:-1]
+    return ordered[keep]
 
 
 def _keys(u: NDArray[np.intp], v: NDArray[np.intp], n: int) -> NDArray[np.int64]:
