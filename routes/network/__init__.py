@@ -32,6 +32,30 @@ if TYPE_CHECKING:
     from routes.routing.backend import Router
     from routes.scenario import Scenario
 
+__all__ = [
+    "CIRCUITY",
+    "DRIVABLE",
+    "HIGHWAY_SPEEDS_KPH",
+    "NETWORK_CHOICES",
+    "OSM_SUFFIXES",
+    "OVERPASS_FILTER",
+    "PROXY_MAX_LINK_KM",
+    "PROXY_SPEED_KPH",
+    "REGION_MARGIN_DEG",
+    "avoiding",
+    "cache_path",
+    "choose",
+    "extract_path",
+    "fetch",
+    "from_osm_file",
+    "info",
+    "load_extract",
+    "osm_columns",
+    "proxy_network",
+    "region",
+    "write_roads_xml",
+]
+
 NETWORK_CHOICES = ("auto", "osm", "proxy")
 
 #: Road length over great-circle length on the proxy network. An assumption, of the
@@ -357,11 +381,8 @@ def fetch(scenario: Scenario) -> nx.MultiDiGraph:
         source=f"Overpass API, bbox {', '.join(f'{v:.4f}' for v in bbox)}",
         osm_date=scenario.story.date.isoformat() if scenario.story.date else "",
     )
-    path = extract_path(scenario)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial")
-    ox.save_graphml(G, partial)
-    partial.replace(path)
+    with atomic_path(extract_path(scenario)) as tmp:
+        ox.save_graphml(G, tmp)
     return G
 
 
