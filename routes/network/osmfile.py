@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import re
+from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import groupby
@@ -66,9 +67,11 @@ _MILES_TO_KM = 1.60934
 class _Ways:
     """What the file gives: node positions, and each kept way's id, nodes and tags."""
 
-    coords: dict[int, tuple[float, float]]
+    node_ids: array[int]  # every located way node, repeats included
+    lons: array[float]
+    lats: array[float]
     osmids: list[int]
-    refs: list[list[int]]
+    refs: list[array[int]]
     tags: list[dict[str, str]]
 
 
@@ -85,8 +88,10 @@ def road_arrays(
     ids, seg_u, seg_v, seg_way, seg_rev, oneway = _segments(ways)
     if not len(seg_u):
         raise NetworkError(f"{Path(path).name}: no drivable road network in it")
-    x = np.array([ways.coords[i][0] for i in ids.tolist()])
-    y = np.array([ways.coords[i][1] for i in ids.tolist()])
+    all_ids = np.array(ways.node_ids, dtype=np.int64)
+    _ids, first = np.unique(all_ids, return_index=True)
+    x = np.array(ways.lons, dtype=np.float64)[first]
+    y = np.array(ways.lats, dtype=np.float64)[first]
     keep = _largest_component(len(ids), seg_u, seg_v)
     kept = keep[seg_u]
     seg_u, seg_v, seg_way, seg_rev = seg_u[kept], seg_v[kept], seg_way[kept], seg_rev[kept]
@@ -153,7 +158,7 @@ def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
         if highways is None
         else osmium.filter.TagFilter(*(("highway", value) for value in sorted(highways)))
     )
-    ways = _Ways({}, [], [], [])
+    ways = _Ways(array("q"), array("d"), array("d"), [], [], [])
     try:
         processor = (
             osmium.FileProcessor(str(path), osmium.osm.NODE | osmium.osm.WAY)
@@ -166,9 +171,12 @@ def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
             run = _located_run(way.nodes)
             if len(run) < 2:
                 continue
-            ways.coords.update((ref, (lon, lat)) for ref, lon, lat in run)
+            ids, lons, lats = zip(*run, strict=True)
+            ways.node_ids.extend(ids)
+            ways.lons.extend(lons)
+            ways.lats.extend(lats)
             ways.osmids.append(way.id)
-            ways.refs.append([ref for ref, _ in groupby(ref for ref, _lon, _lat in run)])
+            ways.refs.append(array("q", (ref for ref, _ in groupby(ids))))
             ways.tags.append({t.k: t.v for t in way.tags if t.k in _USEFUL})
     except RuntimeError as exc:
         raise NetworkError(f"{path.name}: cannot read it as OpenStreetMap data ({exc})") from None
@@ -208,31 +216,29 @@ def _segments(ways: _Ways) -> tuple[NDArray[Any], ...]:
     """Node ids (ascending) and the segments as node positions, in osmnx's insertion order:
     way by way, forward, then backward for a two-way way; with way index, reversed flag,
     and each way's one-way flag."""
-    us: list[int] = []
-    vs: list[int] = []
-    seg_way: list[int] = []
-    seg_rev: list[bool] = []
-    oneway: list[bool] = []
+    us, vs, seg_way = array("q"), array("q"), array("q")
+    seg_rev, oneway = array("b"), array("b")
     for i, (refs, tags) in enumerate(zip(ways.refs, ways.tags, strict=True)):
         one = tags.get("oneway") in ONEWAY_VALUES or tags.get("junction") == "roundabout"
         if one and tags.get("oneway") in REVERSED_VALUES:
             refs = refs[::-1]
         oneway.append(one)
         k = len(refs) - 1
-        for a, b, rev in ((refs[:-1], refs[1:], False), (refs[1:], refs[:-1], True)):
+        ahead, behind = refs[1:], refs[:-1]
+        for a, b, rev in ((behind, ahead, False), (ahead, behind, True)):
             if rev and one:
                 break
-            us += a
-            vs += b
-            seg_way += [i] * k
-            seg_rev += [rev] * k
-    ids = np.array(sorted(ways.coords), dtype=np.int64)
+            us.extend(a)
+            vs.extend(b)
+            seg_way.extend(array("q", [i]) * k)
+            seg_rev.extend(array("b", [rev]) * k)
+    ids = np.unique(np.array(ways.node_ids, dtype=np.int64))
     return (
         ids,
         np.searchsorted(ids, np.array(us, dtype=np.int64)),
         np.searchsorted(ids, np.array(vs, dtype=np.int64)),
         np.array(seg_way, dtype=np.int64),
-        np.array(seg_rev, dtype=bool),
+        np.array(seg_rev, dtype=np.int8).astype(bool),
         np.array(oneway, dtype=bool),
     )
 
