@@ -45,6 +45,10 @@ FIGURE_COLUMNS = ("people", "wounded", "buses", "ambulances")
 #: A stop further than this from its snapped node gets a warning, metres.
 SNAP_WARNING_M = 2000.0
 
+#: A stop further than this from its snapped node gives the corridor no route, metres:
+#: the network does not cover it (a scenario routed on an unrelated OSM file, say).
+MAX_SNAP_M = 5000.0
+
 #: An alternative must leave this share of its length off every route already kept.
 MIN_DIFFERENCE = 0.2
 
@@ -66,18 +70,23 @@ def route_corridors(
     *,
     weight: str = "travel_time",
     roads: nx.MultiDiGraph | None = None,
+    max_snap_m: float = MAX_SNAP_M,
 ) -> gpd.GeoDataFrame:
-    """One row per corridor: route, length, travel time, road mix and the story's figures."""
+    """One row per corridor: route, length, travel time, road mix and the story's figures.
+
+    A corridor with a stop further than ``max_snap_m`` from the network is ``no_route``.
+    """
     import geopandas as gpd
 
     roads, router = _roads(G, roads)
     rows = []
     for corridor in scenario.corridors:
         snap = snap_stops(G, scenario, corridor)
-        route, gap = router.route_through(snap.nodes, weight)
-        if route is None:
+        reason = _too_far(scenario, corridor, snap, max_snap_m)
+        route, gap = (None, None) if reason else router.route_through(snap.nodes, weight)
+        if route is None and not reason:
             names = _stop_names(scenario, corridor)
-            a, b = (names[snap.nodes.index(n)] for n in gap)
+            a, b = (names[snap.nodes.index(n)] for n in gap or ())
             reason = f"no path from {a} to {b}" + (
                 " outside the areas to avoid" if roads is not G else ""
             )
@@ -112,6 +121,7 @@ def alternative_routes(
     *,
     weight: str = "travel_time",
     roads: nx.MultiDiGraph | None = None,
+    max_snap_m: float = MAX_SNAP_M,
 ) -> gpd.GeoDataFrame:
     """Up to ``k`` alternatives per corridor, each differing from all kept routes.
 
@@ -127,6 +137,8 @@ def alternative_routes(
     rows = []
     for corridor in scenario.corridors:
         snap = snap_stops(G, scenario, corridor)
+        if _too_far(scenario, corridor, snap, max_snap_m):
+            continue
         best, _gap = router.route_through(snap.nodes, weight)
         if best is None:
             continue
@@ -222,6 +234,18 @@ def snap_stops(G: nx.MultiDiGraph, scenario: Scenario, corridor: Corridor) -> Sn
         [p.lon for p in places], [p.lat for p in places], core=True
     )
     return Snap(nodes, dist)
+
+
+def _too_far(scenario: Scenario, corridor: Corridor, snap: Snap, max_snap_m: float) -> str:
+    """Why the corridor cannot be routed: its furthest stop is beyond ``max_snap_m``; or ""."""
+    far = max(range(len(snap.distances_m)), key=snap.distances_m.__getitem__)
+    if snap.distances_m[far] <= max_snap_m:
+        return ""
+    name = _stop_names(scenario, corridor)[far]
+    return (
+        f"{name} is {snap.distances_m[far] / 1000:,.1f} km from the nearest road node, "
+        f"beyond the {max_snap_m / 1000:g} km allowed; the network does not cover it"
+    )
 
 
 def _roads(G: nx.MultiDiGraph, roads: nx.MultiDiGraph | None) -> tuple[nx.MultiDiGraph, Router]:
