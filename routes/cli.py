@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from routes.pipeline import Run
     from routes.scenario import Scenario
 
+__all__ = ["app", "main"]
+
 
 class _Commands(TyperGroup):
     """The command group: the one place a user-facing failure becomes one line and exit 2."""
@@ -95,6 +97,15 @@ AvoidOption = Annotated[
 ]
 StrictOption = Annotated[
     bool, typer.Option("--strict", help="Exit 1 when a corridor has no route.")
+]
+MaxSnapOption = Annotated[
+    float,
+    typer.Option(
+        "--max-snap",
+        min=0.001,
+        metavar="KM",
+        help="A corridor with a stop further than this from the roads gets no route.",
+    ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 SelfContainedOption = Annotated[
@@ -205,6 +216,7 @@ def _route(
     alternatives: int = 0,
     avoid: Path | None = None,
     strict: bool = False,
+    max_snap: float = 5.0,
 ) -> Run:
     """Route through the pipeline; say its warnings; under ``--strict`` a gap is exit 1."""
     from routes import pipeline
@@ -217,6 +229,7 @@ def _route(
         weight=weight,
         alternatives=alternatives,
         avoid=avoid,
+        max_snap_km=max_snap,
     )
     for warning in run.warnings:
         _say(f"warning: {warning}")
@@ -246,6 +259,7 @@ def map_command(
     alternatives: AlternativesOption = 0,
     avoid: AvoidOption = None,
     strict: StrictOption = False,
+    max_snap: MaxSnapOption = 5.0,
     self_contained: SelfContainedOption = False,
     static: StaticOption = False,
     png: PngOption = None,
@@ -270,6 +284,7 @@ def map_command(
             alternatives=alternatives,
             avoid=avoid,
             strict=strict,
+            max_snap=max_snap,
         )
         m = render.build_map(
             run.scenario,
@@ -300,6 +315,7 @@ def corridors(
     alternatives: AlternativesOption = 0,
     avoid: AvoidOption = None,
     strict: StrictOption = False,
+    max_snap: MaxSnapOption = 5.0,
     as_json: JsonOption = False,
 ) -> None:
     """Route every corridor; print length, travel time, road mix and the places it passes."""
@@ -313,6 +329,7 @@ def corridors(
             alternatives=alternatives,
             avoid=avoid,
             strict=strict,
+            max_snap=max_snap,
         )
     from routes.columns import SUMMARY
 
@@ -365,6 +382,8 @@ def export(
     offline: OfflineOption = False,
     weight: WeightOption = Weight.TRAVEL_TIME,
     avoid: AvoidOption = None,
+    strict: StrictOption = False,
+    max_snap: MaxSnapOption = 5.0,
     hxl: Annotated[
         bool, typer.Option("--hxl", help="CSV: add the HXL hashtag row (#loc+name, #date…).")
     ] = False,
@@ -374,7 +393,14 @@ def export(
 
     with _user_errors():
         run = _route(
-            scenario, osm=osm, network=network, offline=offline, weight=weight, avoid=avoid
+            scenario,
+            osm=osm,
+            network=network,
+            offline=offline,
+            weight=weight,
+            avoid=avoid,
+            strict=strict,
+            max_snap=max_snap,
         )
         layers = exports.layers(run.scenario, run.corridors, run.network)
         paths = exports.write(layers, fmt.value, output, run.scenario.story.id, hxl=hxl)
@@ -385,29 +411,64 @@ def export(
 @app.command()
 def geocode(
     names: Annotated[
-        list[str], typer.Argument(metavar="NAME", help="Place names, as a story writes them.")
+        list[str],
+        typer.Argument(
+            metavar="NAME",
+            help='Place names, as a story writes them; "Aleppo, Syria" keeps to that country '
+            "or first-level region.",
+        ),
     ],
-    scenario: ScenarioOption = settings.default_scenario,
+    scenario: Annotated[
+        str | None,
+        typer.Option(
+            "--scenario",
+            "-s",
+            metavar="FILE|ID",
+            help="Also search this scenario's places, and prefer towns in its region.",
+        ),
+    ] = None,
     offline: Annotated[bool, typer.Option("--offline", help="Never ask Nominatim.")] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Resolve names: the scenario's places, the curated gazetteer, GeoNames, then Nominatim."""
+    """Resolve names: curated places, countries and regions, GeoNames, then Nominatim.
+
+    Every name is tried; each unknown one is reported on its own line (exit 1).
+    """
     from routes import scenario as scenarios
+    from routes.errors import UnknownPlaceError
     from routes.places import Geocoder
 
+    found: list[dict[str, Any]] = []
     with _user_errors():
-        geocoder = Geocoder.for_scenario(scenarios.load(scenario))
-        matches = [geocoder.resolve(name, offline=offline) for name in names]
+        geocoder = Geocoder.for_scenario(scenarios.load(scenario)) if scenario else Geocoder()
+        for name in names:
+            try:
+                found.append(
+                    {"status": "resolved", **geocoder.resolve(name, offline=offline).as_dict()}
+                )
+            except UnknownPlaceError as exc:
+                found.append({"status": "unknown", "query": name, "suggestions": exc.suggestions})
+                _say(f"error: {_one_line(exc)}", typer.colors.RED)
+    resolved = [row for row in found if row["status"] == "resolved"]
     if as_json:
-        typer.echo(json.dumps([m.as_dict() for m in matches], ensure_ascii=False, indent=2))
-        return
-    _table(
-        ["query", "matched", "lat", "lon", "source", "confidence"],
-        [
-            [m.query, m.name, f"{m.lat:.5f}", f"{m.lon:.5f}", m.source, f"{m.confidence:.2f}"]
-            for m in matches
-        ],
-    )
+        typer.echo(json.dumps(found, ensure_ascii=False, indent=2))
+    elif resolved:
+        _table(
+            ["query", "matched", "lat", "lon", "source", "confidence"],
+            [
+                [
+                    r["query"],
+                    r["name"],
+                    f"{r['lat']:.5f}",
+                    f"{r['lon']:.5f}",
+                    r["source"],
+                    f"{r['confidence']:.2f}",
+                ]
+                for r in resolved
+            ],
+        )
+    if len(resolved) < len(found):
+        raise typer.Exit(1)
 
 
 @app.command("extract")

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "routes"
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "routes"
 ROOMS = ("places", "extract", "network", "routing", "render")
 MAX_FILE_LINES = 800
 MAX_FUNCTION_LINES = 80
@@ -63,16 +64,7 @@ def test_every_stage_has_its_room() -> None:
         assert (PACKAGE / f"{name}.py").is_file(), f"routes/{name}.py is missing"
 
 
-def _sized(path: Path) -> Any:
-    if path.relative_to(PACKAGE) == Path("extract/__init__.py"):
-        reason = "known: extract is not yet split by step (issue 11)"
-        return pytest.param(path, marks=pytest.mark.xfail(strict=True, reason=reason))
-    return path
-
-
-@pytest.mark.parametrize(
-    "path", [_sized(p) for p in modules()], ids=lambda p: str(p.relative_to(PACKAGE))
-)
+@pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_files_and_functions_stay_short(path: Path) -> None:
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines <= MAX_FILE_LINES, f"{where(path, 1)} has {lines} lines"
@@ -131,7 +123,7 @@ def test_only_the_cli_prints() -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="known: hand-written .partial writes in places, extract, network (issues 10, 11)",
+    reason="known: hand-written .partial writes in extract, network (issues 10, 11)",
 )
 def test_files_are_written_through_the_one_atomic_writer() -> None:
     """Rule 6: temporary file in the same folder, then os.replace."""
@@ -193,7 +185,6 @@ def _makes_template(node: ast.Call) -> bool:
     )
 
 
-@pytest.mark.xfail(strict=True, reason="known: the graph cache is a pickle (issues 10 item 5, 15)")
 def test_nothing_is_pickled() -> None:
     """Rule 9: caches are data files; nothing loaded from one can run code."""
     for path in modules():
@@ -203,16 +194,59 @@ def test_nothing_is_pickled() -> None:
             assert "allow_pickle=True" not in name, where(path, line)
 
 
-@pytest.mark.xfail(strict=True, reason="known: routes/__init__ and others lack __all__ (issue 11)")
-def test_modules_say_what_they_export() -> None:
-    for path in modules():
-        if path.name in {"__main__.py"}:
-            continue
-        names = {
-            target.id
-            for node in tree(path).body
-            if isinstance(node, ast.Assign)
-            for target in node.targets
-            if isinstance(target, ast.Name)
-        }
-        assert "__all__" in names, f"{where(path, 1)} has no __all__"
+#: Modules in rooms other sessions are changing now; not strict, as either may land first.
+_EXPORTS_OWED = {
+    "places/geocoder.py": "places (the geoparse session adds it)",
+    "network/__init__.py": "network (the roads session)",
+    "render/assets.py": "render (the map session)",
+    "render/geometry.py": "render (the map session)",
+}
+
+
+def _exports(path: Path) -> Any:
+    owner = _EXPORTS_OWED.get(str(path.relative_to(PACKAGE)))
+    if owner is None:
+        return path
+    reason = f"known: no __all__ yet in {owner} (issue 11)"
+    return pytest.param(path, marks=pytest.mark.xfail(strict=False, reason=reason))
+
+
+@pytest.mark.parametrize(
+    "path",
+    [_exports(p) for p in modules() if p.name != "__main__.py"],
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_modules_say_what_they_export(path: Path) -> None:
+    names = {
+        target.id
+        for node in tree(path).body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    assert "__all__" in names, f"{where(path, 1)} has no __all__"
+
+
+def test_tests_and_benchmarks_use_only_public_names() -> None:
+    """A test of a private name pins the inside of a room; tests use what it exports."""
+    for path in sorted([*ROOT.glob("tests/*.py"), *ROOT.glob("benchmarks/*.py")]):
+        modules_here: set[str] = set()
+        for node in ast.walk(tree(path)):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("routes"):
+                for alias in node.names:
+                    assert not _private(alias.name), f"{path.name}:{node.lineno} {alias.name}"
+                    modules_here.add(alias.asname or alias.name)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.startswith("routes"):
+                        modules_here.add(alias.asname or alias.name.split(".")[0])
+        for node in ast.walk(tree(path)):
+            if isinstance(node, ast.Attribute) and _private(node.attr):
+                owner = ast.unparse(node.value)
+                assert owner.split(".")[0] not in modules_here, (
+                    f"{path.name}:{node.lineno} {owner}.{node.attr}"
+                )
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.endswith("__")
