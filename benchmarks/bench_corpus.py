@@ -5,8 +5,9 @@ ids, so every story is drafted (the cache keys on the id too). Each size runs on
 local cluster into a fresh folder; the rate counts drafting time only (first partition
 sent to last one back), not cluster start-up or writing the outputs.
 
-Run: ``python -m pytest benchmarks/bench_corpus.py -q -s`` (about two minutes on a quiet machine), or as a
-script for one size: ``python benchmarks/bench_corpus.py --stories 100000 --workers 2``.
+Run: ``python -m pytest benchmarks/bench_corpus.py -q -s`` (about two minutes on a quiet
+machine), or as a script for one size:
+``python benchmarks/bench_corpus.py --stories 100000 --workers 2``.
 """
 
 from __future__ import annotations
