@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from routes.render.flows import epoch_ms
 from routes.render.markup import escape
 from routes.render.popups import headline
 from routes.render.style import OKABE_ITO, rounded
@@ -19,8 +20,10 @@ __all__ = [
 ]
 
 
-def add_timeline(m: folium.Map, scenario: Scenario) -> None:
-    """Dated events (departures, incidents) that a time slider steps through, day by day."""
+def add_timeline(m: folium.Map, scenario: Scenario) -> Any:
+    """Dated events (departures, incidents) that a time slider steps through, day by day;
+    returns the timeline layer (None without dated events), which the page also uses to
+    show each corridor on its date."""
     from folium import plugins
     from folium.utilities import JsCode
 
@@ -33,10 +36,7 @@ def add_timeline(m: folium.Map, scenario: Scenario) -> None:
         for i in scenario.incidents
     ]
     if not events:
-        return
-
-    def epoch_ms(day: dt.date) -> int:
-        return int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp() * 1000)
+        return None
 
     data = {
         "type": "FeatureCollection",
@@ -46,7 +46,7 @@ def add_timeline(m: folium.Map, scenario: Scenario) -> None:
                 "properties": {
                     "start": epoch_ms(day),
                     "end": epoch_ms(day + dt.timedelta(days=1)) - 1,
-                    "label": escape(f"{day:%d %b %Y}: {label}"),
+                    "label": escape(f"{day.day} {day:%b %Y}: {label}"),
                 },
                 "geometry": {
                     "type": "Point",
@@ -68,12 +68,15 @@ def add_timeline(m: folium.Map, scenario: Scenario) -> None:
     )
     timeline.layer_name = "Events by date (use the time slider)"
     timeline.add_to(m)
+    first, last = min(e[0] for e in events), max(e[0] for e in events)
     plugins.TimelineSlider(
         auto_play=False,
+        steps=max(1, (last - first).days + 1),
         show_ticks=True,
         enable_keyboard_controls=True,
         date_options="YYYY-MM-DD",
-        start=epoch_ms(min(e[0] for e in events)),
-        end=epoch_ms(max(e[0] for e in events) + dt.timedelta(days=1)),
+        start=epoch_ms(first),
+        end=epoch_ms(last + dt.timedelta(days=1)),
         position="bottomleft",
     ).add_timelines(timeline).add_to(m)
+    return timeline
