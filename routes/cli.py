@@ -12,15 +12,28 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from routes import __version__, settings
+from routes._io import inside
 from routes.errors import RoutesError, UsageError
 from routes.options import ExportFormat, NetworkChoice, Weight
 
 if TYPE_CHECKING:
     from routes.pipeline import Run
+    from routes.scenario import Scenario
+
+
+class _Commands(TyperGroup):
+    """The command group: the one place a user-facing failure becomes one line and exit 2."""
+
+    def invoke(self, ctx: Any) -> Any:
+        with _user_errors():
+            return super().invoke(ctx)
+
 
 app = typer.Typer(
+    cls=_Commands,
     help="Map forced displacement from the news: places, corridors and interactive maps.",
     no_args_is_help=True,
     add_completion=False,
@@ -30,6 +43,8 @@ network_app = typer.Typer(
     help="Fetch and inspect the road network a scenario routes on.", no_args_is_help=True
 )
 app.add_typer(network_app, name="network")
+scenario_app = typer.Typer(help="Write and check scenario files.", no_args_is_help=True)
+app.add_typer(scenario_app, name="scenario")
 
 ScenarioOption = Annotated[
     str,
@@ -82,6 +97,31 @@ StrictOption = Annotated[
     bool, typer.Option("--strict", help="Exit 1 when a corridor has no route.")
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+SelfContainedOption = Annotated[
+    bool,
+    typer.Option(
+        "--self-contained",
+        help="Inline every script and stylesheet: the page needs no network "
+        "(basemap tiles aside). Takes them from npm packages, fetched once with npm.",
+    ),
+]
+StaticOption = Annotated[bool, typer.Option("--static", help="Draw corridors without animation.")]
+PngOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--png",
+        metavar="FILE",
+        dir_okay=False,
+        help="Also save a PNG of the map (headless Chromium; needs routes[png]).",
+    ),
+]
+PngSizeOption = Annotated[
+    str, typer.Option("--png-size", metavar="WxH", help="PNG size in pixels.")
+]
+DraftOption = Annotated[
+    bool,
+    typer.Option("--draft", help="Map an undated draft or one with review items; titled DRAFT."),
+]
 
 
 @contextmanager
@@ -89,9 +129,18 @@ def _user_errors() -> Iterator[None]:
     """Turn every user-facing failure into one red line and exit code 2."""
     try:
         yield
-    except (RoutesError, OSError, sqlite3.DatabaseError) as exc:
+    except Exception as exc:
+        if not _for_the_user(exc):
+            raise
         _say(f"error: {_one_line(exc)}", typer.colors.RED)
         raise typer.Exit(2) from None
+
+
+def _for_the_user(exc: Exception) -> bool:
+    """Bad input or a faulty environment (disk, cache, GDAL), not a bug in `routes`."""
+    return isinstance(exc, RoutesError | OSError | sqlite3.DatabaseError) or type(
+        exc
+    ).__module__.startswith(("pyogrio", "osgeo"))
 
 
 def _one_line(exc: BaseException) -> str:
@@ -136,8 +185,18 @@ def main(
     log.setLevel(logging.ERROR if quiet else logging.INFO if verbose else logging.WARNING)
 
 
+def _draft_refusal(story: Scenario) -> str:
+    """Why ``routes map`` will not map this draft without ``--draft``, and what to do."""
+    review = len(story.review)
+    why = "has no date" if story.story.date is None else f"has {review} review items"
+    return (
+        f"the scenario {story.story.id} is a draft: it {why}; pass --date to routes "
+        "extract (or resolve the review items), or --draft to map it as a draft"
+    )
+
+
 def _route(
-    scenario: str,
+    scenario: str | Scenario,
     *,
     osm: Path | None,
     network: NetworkChoice,
@@ -187,37 +246,23 @@ def map_command(
     alternatives: AlternativesOption = 0,
     avoid: AvoidOption = None,
     strict: StrictOption = False,
-    self_contained: Annotated[
-        bool,
-        typer.Option(
-            "--self-contained",
-            help="Inline every script and stylesheet: the page needs no network "
-            "(basemap tiles aside). Takes them from npm packages, fetched once with npm.",
-        ),
-    ] = False,
-    static: Annotated[
-        bool, typer.Option("--static", help="Draw corridors without animation.")
-    ] = False,
-    png: Annotated[
-        Path | None,
-        typer.Option(
-            "--png",
-            metavar="FILE",
-            dir_okay=False,
-            help="Also save a PNG of the map (headless Chromium; needs routes[png]).",
-        ),
-    ] = None,
-    png_size: Annotated[
-        str, typer.Option("--png-size", metavar="WxH", help="PNG size in pixels.")
-    ] = "1600x1000",
+    self_contained: SelfContainedOption = False,
+    static: StaticOption = False,
+    png: PngOption = None,
+    png_size: PngSizeOption = "1600x1000",
+    draft: DraftOption = False,
 ) -> None:
     """Route the scenario's corridors and write an interactive HTML map; print its path."""
     from routes import render
+    from routes import scenario as scenarios
 
     with _user_errors():
         size = _size(png_size)
+        story = scenarios.load(scenario)
+        if story.is_draft and not draft:
+            raise UsageError(_draft_refusal(story))
         run = _route(
-            scenario,
+            story,
             osm=osm,
             network=network,
             offline=offline,
@@ -235,7 +280,7 @@ def map_command(
         )
         path = render.save(
             m,
-            output or settings.output_dir / f"{run.scenario.story.id}.html",
+            output or inside(settings.output_dir, f"{run.scenario.story.id}.html"),
             self_contained=self_contained,
         )
         if png is not None:
@@ -320,8 +365,11 @@ def export(
     offline: OfflineOption = False,
     weight: WeightOption = Weight.TRAVEL_TIME,
     avoid: AvoidOption = None,
+    hxl: Annotated[
+        bool, typer.Option("--hxl", help="CSV: add the HXL hashtag row (#loc+name, #date…).")
+    ] = False,
 ) -> None:
-    """Write places, corridors (every attribute) and the network used; print the file paths."""
+    """Write places, corridors, claims and the network used; print the file paths."""
     from routes import export as exports
 
     with _user_errors():
@@ -329,7 +377,7 @@ def export(
             scenario, osm=osm, network=network, offline=offline, weight=weight, avoid=avoid
         )
         layers = exports.layers(run.scenario, run.corridors, run.network)
-        paths = exports.write(layers, fmt.value, output, run.scenario.story.id)
+        paths = exports.write(layers, fmt.value, output, run.scenario.story.id, hxl=hxl)
     for path in paths:
         typer.echo(str(path))
 
@@ -417,7 +465,8 @@ def extract_command(
     if output is not None:
         from routes._io import write_atomically
 
-        write_atomically(output, document.encode("utf-8"))
+        with _user_errors():
+            write_atomically(output, document.encode("utf-8"))
         typer.echo(str(output))
     else:
         typer.echo(document, nl=False)
@@ -435,7 +484,7 @@ def network_fetch(scenario: ScenarioOption = settings.default_scenario) -> None:
     typer.echo(str(networks.extract_path(story)))
     _say(
         f"{G.number_of_nodes():,} nodes, {G.number_of_edges():,} edges, "
-        f"OpenStreetMap as of {story.story.date}",
+        f"OpenStreetMap as of {story.story.date or 'today'}",
         typer.colors.GREEN,
     )
 
@@ -461,6 +510,32 @@ def network_info(
         return
     for key, value in facts.items():
         typer.echo(f"{key:15} {value if value is not None else '—'}")
+
+
+@scenario_app.command("schema")
+def scenario_schema() -> None:
+    """Print the JSON Schema of a scenario file (fields, required ones, allowed values)."""
+    from routes import scenario as scenarios
+
+    typer.echo(json.dumps(scenarios.schema(), ensure_ascii=False, indent=2))
+
+
+@scenario_app.command("check")
+def scenario_check(
+    path: Annotated[str, typer.Argument(metavar="FILE|ID", help="Scenario YAML, id, or -.")],
+) -> None:
+    """Report every problem in a scenario at once, one line each (file, record, field)."""
+    from routes import scenario as scenarios
+    from routes.errors import ScenarioError
+
+    try:
+        story = scenarios.load(path)
+    except ScenarioError as exc:
+        for problem in exc.problems:
+            typer.secho(f"{exc.path}: {problem}", fg=typer.colors.RED, err=True)
+        _say(f"{len(exc.problems)} problem(s) in {exc.path}", typer.colors.RED)
+        raise typer.Exit(2) from None
+    typer.echo(f"{path}: ok ({len(story.places)} places, {len(story.corridors)} corridors)")
 
 
 def _records(frame: Any) -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ from pathlib import Path
 __all__ = [
     "AssetError",
     "DownloadError",
+    "ExtractError",
     "NetworkError",
     "RoutesError",
     "ScenarioError",
@@ -28,13 +29,20 @@ class UsageError(RoutesError):
 
 
 class ScenarioError(RoutesError, ValueError):
-    """A scenario file that cannot be used; the message names file, record and field."""
+    """A scenario file that cannot be used; the message names file, record and field.
+
+    Every problem is in the message (``; ``-separated, one line) and in :attr:`problems`.
+    """
 
     def __init__(self, path: str | Path, problems: list[str]) -> None:
         self.path = str(path)
         self.problems = problems
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        super().__init__(f"{self.path}: {problems[0]}{more}")
+        count = f"{len(problems)} problems: " if len(problems) > 1 else ""
+        super().__init__(f"{self.path}: {count}{'; '.join(problems)}")
+
+
+class ExtractError(RoutesError, ValueError):
+    """A story that cannot be drafted: too long, or no place in it can be mapped."""
 
 
 class UnknownPlaceError(RoutesError, LookupError):

@@ -1,8 +1,11 @@
 """Exports for GIS and flow-map tools: places, corridors (every attribute) and the network used.
 
-GeoPackage holds the three layers in one file; GeoJSON and KML write one file
-per layer; CSV writes ``locations.csv`` and ``flows.csv`` in the flowmap.blue
-layout (``id,name,lat,lon`` and ``origin,dest,count``, count = people moved).
+GeoPackage holds the layers in one file; GeoJSON and KML write one file per
+layer; GeoPackage and GeoJSON also get the ``claims`` table (every figure with
+who said it and the report). CSV writes ``locations.csv`` and ``flows.csv`` in
+the flowmap.blue layout (``id,name,lat,lon`` and ``origin,dest,count,time``,
+count = people moved by the day ``time`` according to the corridor's chosen
+claim, with its qualifier and source); ``hxl=True`` adds the HXL hashtag row.
 GDAL writes every format, through pyogrio.
 """
 
@@ -11,6 +14,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from routes._io import atomic_path, inside, write_atomically
+from routes.text import safe_cell
+
 if TYPE_CHECKING:
     import geopandas as gpd
     import networkx as nx
@@ -18,6 +24,17 @@ if TYPE_CHECKING:
     from routes.scenario import Scenario
 
 FORMATS = ("gpkg", "geojson", "kml", "csv")
+
+#: The claims table: one row per figure.
+CLAIM_COLUMNS = ["record_type", "record_id", "claim_id", "kind", "value", "qualifier", "tally",
+                 "date", "according_to", "by", "source", "source_id", "publisher", "published",
+                 "url", "paragraph", "detail", "line_width"]  # fmt: skip
+#: ``flows.csv``: flowmap.blue's first four columns, then the claim behind each count.
+FLOW_COLUMNS = ["origin", "dest", "count", "time", "qualifier", "tally", "according_to",
+                "source", "url", "status", "corridor_id", "origin_name", "origin_lat",
+                "origin_lon"]  # fmt: skip
+#: Layers only some formats hold: tables without geometry.
+TABLES = {"claims": ("gpkg", "geojson"), "flows": ()}
 
 #: Edge attributes kept in the network layer.
 NETWORK_COLUMNS = ["u", "v", "key", "highway", "name", "ref", "length", "speed_kph",
@@ -30,6 +47,7 @@ def layers(
     """The three layers an export writes, keyed by layer name."""
     import geopandas as gpd
     import osmnx as ox
+    import pandas as pd
     from shapely.geometry import Point
 
     places = gpd.GeoDataFrame(
@@ -58,11 +76,24 @@ def layers(
     network = edges[NETWORK_COLUMNS].copy()
     for column in ("highway", "name", "ref"):  # osmnx keeps lists where it merged ways
         network[column] = network[column].map(_flatten)
-    return {"places": places, "corridors": routed, "network": network}
+    from routes import claims
+
+    return {
+        "places": places,
+        "corridors": routed,
+        "network": network,
+        "claims": pd.DataFrame(claims.claim_rows(scenario), columns=CLAIM_COLUMNS),
+        "flows": pd.DataFrame(claims.flow_rows(scenario), columns=FLOW_COLUMNS),
+    }
 
 
 def write(
-    layers: dict[str, gpd.GeoDataFrame], fmt: str, folder: str | Path, stem: str
+    layers: dict[str, gpd.GeoDataFrame],
+    fmt: str,
+    folder: str | Path,
+    stem: str,
+    *,
+    hxl: bool = False,
 ) -> list[Path]:
     """Write ``layers`` in ``fmt`` under ``folder`` (files named ``stem``…); return the paths."""
     import pyogrio
@@ -72,31 +103,41 @@ def write(
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     if fmt == "csv":
-        return _write_flowmap_csv(layers, folder, stem)
+        return _write_flowmap_csv(layers, folder, stem, hxl=hxl)
+    layers = {k: v for k, v in layers.items() if fmt in TABLES.get(k, FORMATS)}
     if fmt == "gpkg":
-        path = folder / f"{stem}.gpkg"
-        path.unlink(missing_ok=True)
-        for name, gdf in layers.items():
-            pyogrio.write_dataframe(gdf, path, layer=name, driver="GPKG")
+        path = inside(folder, f"{stem}.gpkg")
+        with atomic_path(path) as tmp:  # the old file stays until the new one is complete
+            for name, gdf in layers.items():
+                pyogrio.write_dataframe(gdf, tmp, layer=name, driver="GPKG")
         return [path]
     suffix, driver = {"geojson": (".geojson", "GeoJSON"), "kml": (".kml", "LIBKML")}[fmt]
     paths = []
     for name, gdf in layers.items():
-        path = folder / f"{stem}-{name}{suffix}"
-        pyogrio.write_dataframe(gdf, path, layer=name, driver=driver)
+        path = inside(folder, f"{stem}-{name}{suffix}")
+        with atomic_path(path) as tmp:
+            pyogrio.write_dataframe(gdf, tmp, layer=name, driver=driver)
         paths.append(path)
     return paths
 
 
-def _write_flowmap_csv(layers: dict[str, gpd.GeoDataFrame], folder: Path, stem: str) -> list[Path]:
+def _write_flowmap_csv(
+    layers: dict[str, gpd.GeoDataFrame], folder: Path, stem: str, *, hxl: bool
+) -> list[Path]:
+    import pandas as pd
+
+    from routes.claims import HXL_TAGS
+
     places = layers["places"]
-    corridors = layers["corridors"]
     locations = places[["place_id", "name", "lat", "lon"]].rename(columns={"place_id": "id"})
-    flows = corridors[["origin_id", "destination_id", "people", "corridor_id", "date"]]
-    flows = flows.set_axis(["origin", "dest", "count", "corridor_id", "date"], axis=1)
-    paths = [folder / f"{stem}-locations.csv", folder / f"{stem}-flows.csv"]
-    locations.to_csv(paths[0], index=False)
-    flows.to_csv(paths[1], index=False)
+    flows = layers["flows"].astype({"count": "Int64"})
+    if hxl:  # the hashtag row HXL tools read under the header
+        tags = {column: HXL_TAGS.get(column, "") for column in flows.columns}
+        flows = pd.concat([pd.DataFrame([tags]), flows.astype(object)], ignore_index=True)
+    paths = [inside(folder, f"{stem}-locations.csv"), inside(folder, f"{stem}-flows.csv")]
+    for path, frame in zip(paths, (locations, flows), strict=True):
+        frame = frame.map(safe_cell)  # a spreadsheet never runs a cell as a formula
+        write_atomically(path, frame.to_csv(index=False).encode("utf-8"))
     return paths
 
 

@@ -7,13 +7,14 @@ validates it completely and reports every problem with file, record and field.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from routes import datasets
 from routes.errors import ScenarioError
@@ -28,7 +29,35 @@ Role = Literal[
     "neighbourhood",
     "country",
 ]
-FigureKind = Literal["people", "wounded", "buses", "ambulances", "killed", "injured"]
+#: What a figure counts (its unit).
+FigureKind = Literal[
+    "people",
+    "wounded",
+    "injured",
+    "killed",
+    "fighters",
+    "patients",
+    "buses",
+    "ambulances",
+    "vehicles",
+    "convoys",
+]
+#: How a figure is hedged in the reporting.
+Qualifier = Literal["about", "nearly", "more than", "at least", "at most", "up to"]
+#: What a figure totals: one happening, one day, everything so far (as of its date), or a plan.
+Tally = Literal["event", "day", "cumulative", "planned"]
+#: Where a corridor stands on a day.
+Status = Literal["reported", "planned", "under way", "suspended", "resumed", "completed"]
+#: What a corridor's route rests on: a seen track, reports of where it went, or what was announced.
+RouteBasis = Literal["observed", "reported", "reported plan"]
+
+#: Ids that become file names (``story.id``): letters, digits, ``-``, ``_``, ``.``; no ``/``.
+SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+#: Largest count a figure may give: more people than live on Earth is a typo.
+MAX_FIGURE = 10**10
+#: Largest scenario file read, in bytes, and the farthest latitude a web map can show.
+MAX_SCENARIO_BYTES = 32 * 2**20
+MAX_LATITUDE = 85.05
 
 
 class _Record(BaseModel):
@@ -61,18 +90,27 @@ class Place(_Record):
 class Span(_Record):
     """Where a drafted record was read in the story: character offsets, end exclusive."""
 
-    start: int = Field(ge=0)
-    end: int = Field(ge=0)
+    start: int = Field(ge=0, le=MAX_FIGURE)
+    end: int = Field(ge=0, le=MAX_FIGURE)
 
 
 class Figure(_Record):
-    """A count the reporting gives, and on whose word."""
+    """A claim: a count, on whose word, in which report.
 
+    Claims about the same quantity (same ``kind`` and ``tally``) from different
+    sources stand side by side; nothing merges or averages them.
+    """
+
+    id: str | None = None
     kind: FigureKind
-    value: int = Field(ge=0)
-    qualifier: Literal["about", "more than", "at least", "at most", "up to"] | None = None
-    according_to: str
+    value: int = Field(ge=0, le=MAX_FIGURE)
+    qualifier: Qualifier | None = None
+    tally: Tally = "event"
+    date: dt.date | None = None  # the day it counts (or is as of, for cumulative)
+    according_to: str  # who said it, as the report names them
+    by: str | None = None  # the organisation behind the claim (ICRC, SOHR…), for series
     source: str
+    paragraph: int | None = Field(default=None, ge=1)  # the story's line, when read there
     detail: str | None = None
     evidence: Span | None = None  # the words it was read from (drafts)
 
@@ -82,7 +120,21 @@ class Figure(_Record):
 
 
 class SourceRef(_Record):
+    """Where a record was read: a source id, and the story line or detail."""
+
     source: str
+    paragraph: int | None = Field(default=None, ge=1)
+    detail: str | None = None
+
+
+class Phase(_Record):
+    """A corridor's status from a date (to ``end``, if given), on a source's word."""
+
+    date: dt.date
+    end: dt.date | None = None
+    status: Status
+    source: str
+    paragraph: int | None = Field(default=None, ge=1)
     detail: str | None = None
 
 
@@ -94,12 +146,16 @@ class Corridor(_Record):
     origin: str
     waypoints: list[str] = []
     destination: str
-    date: dt.date
+    date: dt.date | None = None  # the first day it ran (or was planned for); drafts may lack it
+    end: dt.date | None = None
     who: str | None = None
-    status: str = "reported"
+    status: Status = "reported"
+    route_basis: RouteBasis = "reported"
     note: str | None = None
     route_sources: list[SourceRef] = Field(min_length=1)
+    phases: list[Phase] = []
     figures: list[Figure] = []
+    line_width: str | None = None  # the id of the figure the map sizes the line by
     evidence: list[Span] = []  # the sentences that propose it (drafts)
 
     @property
@@ -111,15 +167,49 @@ class Corridor(_Record):
         """The figure of this kind, if the reporting gives one."""
         return next((f for f in self.figures if f.kind == kind), None)
 
+    def status_on(self, day: dt.date) -> Status:
+        """The status of the latest phase begun by ``day`` (``status`` without phases)."""
+        begun = [p for p in self.phases if p.date <= day]
+        return max(begun, key=lambda p: p.date).status if begun else self.status
+
+    def width_claim(self) -> Figure | None:
+        """The claim named by ``line_width``."""
+        return next((f for f in self.figures if f.id == self.line_width), None)
+
+    def width_on(self, day: dt.date) -> Figure | None:
+        """The line-width claim's series on ``day``: the same source's latest cumulative claim.
+
+        A corridor's line grows with the chosen source's totals; before that
+        source's first total the line has no width claim.
+        """
+        chosen = self.width_claim()
+        if chosen is None or chosen.tally != "cumulative":
+            return chosen
+        series = [
+            f
+            for f in reversed(self.figures)
+            if f.tally == "cumulative"
+            and f.kind == chosen.kind
+            and (f.by or f.according_to) == (chosen.by or chosen.according_to)
+            and f.date is not None
+            and f.date <= day
+        ]
+        # the latest day wins; on one day, the named claim, else the last listed
+        return max(series, key=lambda f: (f.date or day, f is chosen), default=None)
+
 
 class Incident(_Record):
+    """Something that happened on a day (an attack, a suspension), at a place, on record."""
+
     id: str
     name: str
-    date: dt.date
+    date: dt.date | None = None  # drafts of undated stories may lack it
+    end: dt.date | None = None
     place: str
     location_note: str | None = None
     corridor: str | None = None
     description: str
+    sources: list[SourceRef] = []
     figures: list[Figure] = []
     evidence: list[Span] = []  # the sentences that report it (drafts)
 
@@ -166,12 +256,29 @@ class Area(_Record):
 
 
 class Story(_Record):
+    """The story a scenario maps; an undated draft has no ``date`` (never today's)."""
+
     id: str
     title: str
     publisher: str
-    published: dt.date
-    date: dt.date
+    published: dt.date | None = None
+    date: dt.date | None = None
     source: str
+
+    def day(self) -> str:
+        """The story's date as text, or says it is not given."""
+        return self.date.isoformat() if self.date else "not given"
+
+    @field_validator("id")
+    @classmethod
+    def _slug(cls, value: str) -> str:
+        """The id names output files: no path separators, no ``..``, no absolute paths."""
+        if not SLUG.fullmatch(value):
+            raise ValueError(
+                f"{value[:60]!r} is not a slug: use 1 to 100 letters, digits, '-', '_' or '.', "
+                "starting with a letter or digit (it names the output files)"
+            )
+        return value
 
 
 class Scenario(_Record):
@@ -187,6 +294,11 @@ class Scenario(_Record):
     movements: list[Movement] = []  # drafts: movements with an end not stated
     review: list[str] = []  # drafts: what a person should check
 
+    @property
+    def is_draft(self) -> bool:
+        """Undated, or with review items left: ``routes map`` needs ``--draft`` for it."""
+        return self.story.date is None or bool(self.review)
+
     def place(self, place_id: str) -> Place:
         return self._places_by_id()[place_id]
 
@@ -198,6 +310,16 @@ class Scenario(_Record):
 
     def _places_by_id(self) -> dict[str, Place]:
         return {p.id: p for p in self.places}
+
+    def dates(self) -> list[dt.date]:
+        """Every day a corridor, phase, claim or incident is dated on, sorted."""
+        days: set[dt.date] = set()
+        for c in self.corridors:
+            days |= {*([c.date] if c.date else []), *(p.date for p in c.phases)}
+            days |= {f.date for f in c.figures if f.date is not None}
+        for i in self.incidents:
+            days |= {*([i.date] if i.date else []), *(f.date for f in i.figures if f.date)}
+        return sorted(days)
 
     def bounds(self) -> tuple[float, float, float, float]:
         """``(west, south, east, north)`` of the places, countries left out."""
@@ -216,7 +338,10 @@ class Gazetteer(_Record):
 def load(source: str | Path) -> Scenario:
     """Read and validate a scenario: a YAML file, a bundled scenario id, or ``"-"`` for stdin."""
     if str(source) == "-":
-        return validate(_parse_yaml(sys.stdin.read(), "<stdin>"), name="<stdin>")
+        text = sys.stdin.read(MAX_SCENARIO_BYTES + 1)
+        if len(text) > MAX_SCENARIO_BYTES:
+            raise ScenarioError("<stdin>", [f"larger than {MAX_SCENARIO_BYTES // 2**20} MB"])
+        return validate(_parse_yaml(text, "<stdin>"), name="<stdin>")
     path = _resolve(source)
     return validate(_read_yaml(path), name=str(path))
 
@@ -229,10 +354,15 @@ def validate(data: Any, *, name: str = "<data>") -> Scenario:
         scenario = Scenario.model_validate(data)
     except ValidationError as exc:
         raise ScenarioError(name, [_describe(err, data) for err in exc.errors()]) from None
-    problems = _reference_problems(scenario)
+    problems = _reference_problems(scenario) or _degenerate_problems(scenario)
     if problems:
         raise ScenarioError(name, problems)
     return scenario
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of a scenario file, generated from the model."""
+    return Scenario.model_json_schema()
 
 
 def dump(scenario: Scenario) -> str:
@@ -264,6 +394,9 @@ def _resolve(source: str | Path) -> Path:
 
 def _read_yaml(path: Path) -> Any:
     try:
+        if path.stat().st_size > MAX_SCENARIO_BYTES:
+            raise ScenarioError(path, [f"larger than {MAX_SCENARIO_BYTES // 2**20} MB; "
+                                       "a scenario is a few kilobytes of YAML"])  # fmt: skip
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ScenarioError(path, [f"cannot read the file ({exc})"]) from None
@@ -316,6 +449,8 @@ def _reference_problems(scenario: Scenario) -> list[str]:
     for section in ("sources", "places", "corridors", "incidents", "areas", "movements"):
         counts = Counter(record.id for record in getattr(scenario, section))
         problems += [f"{section} id {i!r}: used {n} times" for i, n in counts.items() if n > 1]
+    counts = Counter(f.id for f in _all_figures(scenario) if f.id is not None)
+    problems += [f"figures id {i!r}: used {n} times" for i, n in counts.items() if n > 1]
 
     def check(record: str, field: str, value: str | None, known: set[str], kind: str) -> None:
         if value is not None and value not in known:
@@ -332,14 +467,22 @@ def _reference_problems(scenario: Scenario) -> list[str]:
             check(record, f"waypoints.{j}", w, places, "place")
         for j, r in enumerate(c.route_sources):
             check(record, f"route_sources.{j}.source", r.source, sources, "source")
+        for j, ph in enumerate(c.phases):
+            check(record, f"phases.{j}.source", ph.source, sources, "source")
         for j, f in enumerate(c.figures):
             check(record, f"figures.{j}.source", f.source, sources, "source")
+        claims = {f.id for f in c.figures if f.id is not None}
+        check(record, "line_width", c.line_width, claims, "figure")
+        problems += _date_problems(record, c.date, c.end, [*c.phases, *c.figures])
     for i, inc in enumerate(scenario.incidents):
         record = f"incidents[{i}] (id: {inc.id})"
         check(record, "place", inc.place, places, "place")
         check(record, "corridor", inc.corridor, corridors, "corridor")
+        for j, r in enumerate(inc.sources):
+            check(record, f"sources.{j}.source", r.source, sources, "source")
         for j, f in enumerate(inc.figures):
             check(record, f"figures.{j}.source", f.source, sources, "source")
+        problems += _date_problems(record, inc.date, inc.end, [])
     for i, t in enumerate(scenario.toponyms):
         check(f"toponyms[{i}] ({t.text})", "place", t.place, places, "place")
     for i, mv in enumerate(scenario.movements):
@@ -353,4 +496,51 @@ def _reference_problems(scenario: Scenario) -> list[str]:
         check(record, "source", a.source, sources, "source")
         for j, place_id in enumerate(a.places):
             check(record, f"places.{j}", place_id, places, "place")
+    return problems
+
+
+def _degenerate_problems(scenario: Scenario) -> list[str]:
+    """Scenarios that validate but cannot be routed or drawn: nothing to route, no map extent."""
+    problems: list[str] = []
+    if not scenario.corridors:
+        problems.append("corridors: none; add at least one corridor (origin, destination, "
+                        "date, route_sources) to route and map")  # fmt: skip
+    if all(p.role == "country" for p in scenario.places):
+        problems.append("places: every place is a country; add the towns the story names")
+    for i, p in enumerate(scenario.places):
+        if abs(p.lat) > MAX_LATITUDE:
+            problems.append(f"places[{i}] (id: {p.id}) field lat: {p.lat} is beyond "
+                            f"±{MAX_LATITUDE}°, which a web map cannot show")  # fmt: skip
+    for i, c in enumerate(scenario.corridors):
+        points = {(scenario.place(s).lat, scenario.place(s).lon) for s in c.stops}
+        if len(points) < 2:
+            problems.append(f"corridors[{i}] (id: {c.id}): every stop lies at one point; "
+                            "a route needs two places apart")  # fmt: skip
+    return problems
+
+
+def _all_figures(scenario: Scenario) -> list[Figure]:
+    records: list[Corridor | Incident | Movement] = [
+        *scenario.corridors,
+        *scenario.incidents,
+        *scenario.movements,
+    ]
+    return [f for r in records for f in r.figures]
+
+
+def _date_problems(
+    record: str, start: dt.date | None, end: dt.date | None, dated: list[Phase | Figure]
+) -> list[str]:
+    """An end before the start, or a phase or claim dated outside the record's days."""
+    if start is None:
+        return []
+    if end is not None and end < start:
+        return [f"{record} field end: {end} is before date {start}"]
+    problems = []
+    for item in dated:
+        kind = "phases" if isinstance(item, Phase) else "figures"
+        day = item.date
+        if day is not None and (day < start or (end is not None and day > end)):
+            span = f"{start}..{end}" if end else f"on or after {start}"
+            problems.append(f"{record} field {kind}: {day} is outside the record's dates ({span})")
     return problems

@@ -13,22 +13,23 @@ import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import (
-    Browser,
-    ConsoleMessage,
-    Dialog,
-    Locator,
-    Page,
-    Route,
-    ViewportSize,
-    sync_playwright,
-)
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from routes.render import assets
+
+if TYPE_CHECKING:  # Playwright is imported only by the fixtures and helpers that drive it
+    from playwright.sync_api import (
+        Browser,
+        ConsoleMessage,
+        Dialog,
+        Locator,
+        Page,
+        Route,
+        ViewportSize,
+    )
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update"]
@@ -76,6 +77,8 @@ def cdn_assets() -> CdnResolver:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     """Debian's Chromium through Playwright; Playwright never downloads a browser."""
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
@@ -118,6 +121,8 @@ class MapPage:
 
 def open_map(browser: Browser, html: Path, cdn: CdnResolver) -> MapPage:
     """Open a local HTML map in a fresh context with the network blocked; wait for its tiles."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     seen = MapPage(page)
@@ -279,6 +284,31 @@ def open_popup(page: Page, target: Locator | None = None, *, path: Locator | Non
     text = popup.inner_text()
     close_popup(page)
     return text
+
+
+def expand_layers(page: Page) -> None:
+    """Open the (collapsed) layer control as a reader does, by pointing at it."""
+    if page.locator(_LAYERS_OPEN).count():
+        return
+    box = page.locator(".leaflet-control-layers-toggle").bounding_box()
+    assert box, "no layer control"
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.locator(_LAYERS_OPEN).wait_for(state="visible")
+
+
+def collapse_layers(page: Page) -> None:
+    """Move the pointer onto the layer control and off it, which folds it up again."""
+    if not page.locator(_LAYERS_OPEN).count():
+        return
+    box = page.locator(_LAYERS_OPEN).bounding_box()
+    assert box, "no layer control"
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 5)
+    page.mouse.move(0, 0)
+    page.locator(_LAYERS_OPEN).wait_for(state="detached")
+
+
+#: The layer control, unfolded (the time bar borrows its classes, and is always unfolded).
+_LAYERS_OPEN = ".leaflet-control-layers-expanded:not(.leaflet-timeline-control)"
 
 
 def close_popup(page: Page) -> None:

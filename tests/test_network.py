@@ -88,8 +88,9 @@ def test_corridor_lengths_and_times(routed: Any, aleppo: scenario.Scenario) -> N
         assert row.length_km * 1000 >= crow * network.CIRCUITY - 10
         assert row.travel_time_h == pytest.approx(row.length_km / network.PROXY_SPEED_KPH, abs=0.02)
     people = routed.set_index("corridor_id")["people"]
-    assert people["eastern-aleppo-to-idlib"] == 3000
-    assert people.isna()["foua-kafriya-to-aleppo"]
+    assert people["eastern-aleppo-to-idlib"] == 35000  # the claim named by line_width
+    assert people["foua-kafriya-to-jibreen"] == 750
+    assert people.isna()["eastern-aleppo-to-turkey"]  # sized by wounded: no head count
 
 
 def test_cli_corridors(runner: Any) -> None:

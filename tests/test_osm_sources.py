@@ -13,6 +13,7 @@ import geopandas as gpd
 import osmium
 import osmnx as ox
 import pandas as pd
+import pyogrio
 import pytest
 from osm_support import helsinki_pbf
 from shapely.geometry import mapping
@@ -309,7 +310,15 @@ def test_exports_round_trip(
     assert result.exit_code == 0, result.output
     paths = [Path(p) for p in result.stdout.split()]
     assert all(p.is_file() for p in paths)
+    from routes.export import TABLES
+
     for name, expected in aleppo_layers.items():
+        if name in TABLES:  # tables without geometry: only in the formats that hold them
+            own_file = fmt in TABLES[name] and fmt != "gpkg"
+            assert any(p.stem.endswith(name) for p in paths) == own_file, name
+            if fmt == "gpkg" and fmt in TABLES[name]:
+                assert len(pyogrio.read_dataframe(paths[0], layer=name)) == len(expected)
+            continue
         if fmt == "gpkg":
             back = gpd.read_file(paths[0], layer=name)
         else:
@@ -354,10 +363,40 @@ def test_csv_is_flowmap_layout(runner: Any, tmp_path: Path) -> None:
     result = runner.invoke(app, ["export", "-f", "csv", "--network", "proxy", "-o", str(tmp_path)])
     locations, flows = (pd.read_csv(p) for p in result.stdout.split())
     assert list(locations.columns) == ["id", "name", "lat", "lon"]
-    assert list(flows.columns)[:3] == ["origin", "dest", "count"]
+    assert list(flows.columns)[:4] == ["origin", "dest", "count", "time"]
     assert set(flows["origin"]) | set(flows["dest"]) <= set(locations["id"])
-    first = flows.set_index("corridor_id").loc["eastern-aleppo-to-idlib"]
-    assert (first["origin"], first["dest"], first["count"]) == ("eastern-aleppo", "idlib", 3000)
+    first = flows[flows["corridor_id"] == "eastern-aleppo-to-idlib"]
+    assert (first["origin"].iloc[0], first["dest"].iloc[0]) == ("eastern-aleppo", "idlib")
+    counts = zip(first["count"], first["qualifier"].fillna(""), strict=True)
+    by_day = dict(zip(first["time"], counts, strict=True))
+    assert by_day["2016-12-15"] == (3000, "about")  # ICRC, the chosen source, on day one
+    assert by_day["2016-12-22"] == (35000, "")  # the ICRC's final figure
+    assert len(set(flows["time"])) >= 6 and first["source"].notna().all()
+
+
+def test_csv_hxl_row_tags_the_columns(runner: Any, tmp_path: Path) -> None:
+    args = ["export", "-f", "csv", "--network", "proxy", "-o", str(tmp_path), "--hxl"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    flows = next(p for p in result.stdout.split() if p.endswith("flows.csv"))
+    header, tags, first = Path(flows).read_text(encoding="utf-8").splitlines()[:3]
+    tagged = dict(zip(header.split(","), tags.split(","), strict=True))
+    assert tagged["count"] == "#affected+idps+ind" and tagged["time"] == "#date"
+    assert {"#loc+name", "#geo+lat", "#geo+lon", "#meta+source"} <= set(tagged.values())
+    assert first.startswith("eastern-aleppo,idlib,3000,2016-12-15")
+
+
+def test_geojson_export_carries_the_claims_table(runner: Any, tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["export", "-f", "geojson", "--network", "proxy", "-o", str(tmp_path)]
+    )
+    claims_file = next(p for p in result.stdout.split() if p.endswith("claims.geojson"))
+    claims = pd.DataFrame(
+        f["properties"] for f in json.loads(Path(claims_file).read_text())["features"]
+    )
+    day = claims[(claims["date"] == "2016-12-20") & (claims["kind"] == "people")]
+    assert {"ICRC", "Turkish government"} <= set(day["by"])  # side by side, not merged
+    assert claims["url"].astype(bool).sum() + claims["paragraph"].notna().sum() >= len(claims)
 
 
 def test_export_rejects_unknown_format(runner: Any, tmp_path: Path) -> None:

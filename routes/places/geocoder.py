@@ -112,7 +112,7 @@ class Geocoder:
     def resolve(self, query: str, *, offline: bool = True) -> Match:
         """Best match for one name, or :class:`UnknownPlaceError` with suggestions."""
         key = normalize(query)
-        match = self._curated(query, key) or self._geonames(query, key)
+        match = self._curated(query, key) or self._area_or_town(query, key)
         if match is None and not offline:
             match = _nominatim(query)
         if match is None:
@@ -141,6 +141,33 @@ class Geocoder:
             confidence = 0.6  # the same name for two different curated places
         source = f"curated: {place.source}" + (f" ({place.detail})" if place.detail else "")
         return Match(query, place.name, place.lat, place.lon, source, confidence, place.id)
+
+    def _area_or_town(self, query: str, key: str) -> Match | None:
+        """A continent, country or region called so beats a town only *also* called so.
+
+        A region's own name beats every town but one of the same own name; a
+        country's or region's alternate name (``UK``) beats only alternate-name towns.
+        """
+        from routes.places import regions
+
+        town = self._geonames(query, key)
+        named = regions.areas_named(query)
+        if not named:
+            return town
+        in_region = [item for item in named if self._in_region(item[0].lat, item[0].lon)]
+        area, main = (in_region or named)[0]
+        town_is_own = (
+            town is not None
+            and normalize(town.name) == key
+            and not (query.isupper() and not town.name.isupper())  # "UK" is not the town Uk
+        )
+        if town_is_own and (not main or area.level == "admin2"):
+            return town
+        confidence = (0.9 if main else 0.8) if area.level in {"country", "continent"} else 0.75
+        source = f"{area.level}: {area.source}" + (
+            f" (GeoNames {area.geonames_id})" if area.geonames_id else ""
+        )
+        return Match(query, area.name, area.lat, area.lon, source, confidence, None, area.country)
 
     def _geonames(self, query: str, key: str) -> Match | None:
         named = _geonames_named(key)

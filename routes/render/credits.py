@@ -31,17 +31,20 @@ NATURAL_EARTH = "Borders: Natural Earth"
 _LINES = re.compile(r"^lines? (\d+(?:\s*[-–]\s*\d+)?)\b", re.IGNORECASE)
 
 
-def cite(source: Source, detail: str | None = None) -> str:
+def cite(source: Source, detail: str | None = None, paragraph: int | None = None) -> str:
     """A source as a reader cites it: ``"CNN, 15 Dec 2016, paragraph 4"`` (plain text).
 
-    The publisher and date stand for the source; a detail that starts with the
-    story's line number becomes its paragraph; other working notes are left out.
+    The publisher and date stand for the source; the paragraph, or a detail that
+    starts with the story's line number, becomes its paragraph; other working
+    notes are left out.
     """
     parts = [source.publisher or source.title]
     if source.date is not None:
         parts.append(f"{source.date.day} {source.date:%b %Y}")
     found = _LINES.match(detail or "")
-    if found:
+    if paragraph is not None:
+        parts.append(f"paragraph {paragraph}")
+    elif found:
         span = re.sub(r"\s*[-–]\s*", "–", found[1])
         parts.append(("paragraphs " if "–" in span else "paragraph ") + span)
     return ", ".join(parts)
@@ -56,7 +59,8 @@ def credits(
 ) -> str:
     """The attribution line as HTML (texts escaped): story, roads, places, borders, figures."""
     story = scenario.story
-    parts = [f"Story: {escape(story.publisher)}, {story.published.day} {story.published:%b %Y}"]
+    published = f"{story.published.day} {story.published:%b %Y}" if story.published else None
+    parts = ["Story: " + ", ".join(escape(p) for p in (story.publisher, published) if p)]
     sources = set(corridors["network_source"]) if len(corridors) else set()
     if network is not None:
         sources.add(network.graph.get("network_source"))

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from routes.render.labels import Label, corridor_label
 from routes.render.markup import escape
-from routes.render.popups import corridor_rows, headline, popup
+from routes.render.popups import corridor_rows, headline, lead, popup
 from routes.render.style import (
     corridor_colours,
     known,
@@ -51,7 +51,7 @@ def epoch_ms(day: dt.date) -> int:
 def corridor_text(scenario: Scenario, corridor_id: str) -> str:
     """A corridor as its label says it: ``"to Idlib · about 3,000 people"``."""
     corridor = scenario.corridor(corridor_id)
-    return f"to {scenario.place(corridor.destination).name} · {headline(corridor)}"
+    return f"to {scenario.place(corridor.destination).name} · {lead(corridor)}"
 
 
 def add_corridors(
@@ -62,7 +62,7 @@ def add_corridors(
 
     from routes.render.geometry import parallel_offsets
 
-    suffix = " (lines join the places in order)" if network_of(corridors) == "proxy" else ""
+    suffix = " (proxy network: not the roads taken)" if network_of(corridors) == "proxy" else ""
     parent = folium.FeatureGroup(name=f"Corridors{suffix}").add_to(m)
     flows = Flows()
     flows.groups["corridors"] = parent
@@ -87,8 +87,12 @@ def add_corridors(
                 row.corridor_id, corridor_text(scenario, row.corridor_id), row.geometry, colour
             )
         )
-        start = epoch_ms(corridor.date)
-        flows.spans[row.corridor_id] = (start, epoch_ms(corridor.date + dt.timedelta(days=1)) - 1)
+        if corridor.date is not None:  # an undated corridor stays drawn on every date
+            last = corridor.end or corridor.date
+            flows.spans[row.corridor_id] = (
+                epoch_ms(corridor.date),
+                epoch_ms(last + dt.timedelta(days=1)) - 1,
+            )
     return flows
 
 

@@ -8,6 +8,7 @@ zoom levels in from the story's view it appears.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from routes.render.style import ROLE_STYLE, rounded
@@ -28,14 +29,20 @@ MINOR_ZOOM = {"waypoint": 1, "border_crossing": 1, "city": 2, "neighbourhood": 3
 
 def story_places(scenario: Scenario) -> list[Place]:
     """The places the story's movements and incidents name: where corridors start and end,
-    the besieged towns, where incidents happened. The map is fitted to them."""
+    the besieged towns, where incidents happened, and any place the title or a corridor's
+    name calls by one of its names ("Aleppo", "Bab al-Hawa"). The map is fitted to them."""
     ids: dict[str, None] = {}
     for corridor in scenario.corridors:
         ids.update(dict.fromkeys([corridor.origin, corridor.destination]))
     for incident in scenario.incidents:
         ids[incident.place] = None
     ids.update(dict.fromkeys(p.id for p in scenario.places if p.role in {"origin", "enclave"}))
-    return [scenario.place(i) for i in ids]
+    headings = " | ".join([scenario.story.title, *(c.name for c in scenario.corridors)])
+    for place in scenario.places:
+        names = [place.name, *place.aliases]
+        if any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", headings, re.I) for n in names):
+            ids[place.id] = None
+    return [scenario.place(i) for i in ids if scenario.place(i).role in ROLE_STYLE]
 
 
 def place_labels(scenario: Scenario, named_by_area: set[str]) -> list[Label]:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from routes.render.credits import cite
 from routes.render.labels import Label, area_label, country_label
 from routes.render.markup import escape, script
-from routes.render.popups import distance_text, duration_text, figure_rows, popup
+from routes.render.popups import days_text, distance_text, duration_text, figure_rows, popup
 from routes.render.style import (
     ALTERNATIVE_COLOUR,
     AREA_COLOUR,
@@ -184,7 +184,7 @@ def add_incidents(m: folium.Map, scenario: Scenario) -> None:
         figures = ", ".join(f.text() for f in incident.figures)
         rows = [
             ("What", incident.description),
-            ("Date", incident.date.isoformat()),
+            ("Date", days_text(incident.date, incident.end)),
             ("Where", place.name),
             ("Location", incident.location_note or "as reported"),
             *figure_rows(incident.figures, scenario),

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from routes.render.markup import escape
-from routes.render.popups import PROXY_SENTENCE, distance_text, headline
-from routes.render.style import corridor_colours, network_source, status_style
+from routes.render.popups import PROXY_NOTE, distance_text, lead
+from routes.render.style import STATUS_STYLE, corridor_colours, network_source, status_style
 
 if TYPE_CHECKING:
     import geopandas as gpd
@@ -19,9 +19,11 @@ __all__ = ["legend_html", "summary_html", "title_html"]
 def title_html(scenario: Scenario) -> str:
     """The map's heading: the story's title, date and publisher."""
     story = scenario.story
+    draft = "DRAFT: " if scenario.is_draft else ""  # undated, or review items left
+    day = f"{story.date.day} {story.date:%B %Y}" if story.date else "date not given"
     return (
-        f'<div class="routes-title" role="heading" aria-level="1">{escape(story.title)}'
-        f"<span>{story.date.day} {story.date:%B %Y} · {escape(story.publisher)}</span></div>"
+        f'<div class="routes-title" role="heading" aria-level="1">{draft}{escape(story.title)}'
+        f"<span>{day} · {escape(story.publisher)}</span></div>"
     )
 
 
@@ -36,16 +38,25 @@ def legend_html(scenario: Scenario, corridors: gpd.GeoDataFrame, *, avoided: boo
         corridor_items.append(
             f'<li><i class="line" style="border-top:4px {style} {colours[row.corridor_id]};'
             f'opacity:{opacity}"></i>{escape(row.name)}: '
-            f"{escape(headline(scenario.corridor(row.corridor_id)))}</li>"
+            f"{escape(lead(scenario.corridor(row.corridor_id)))}</li>"
         )
-    styles = dict.fromkeys(status_style(s) for s in corridors["status"])
+    looks: dict[tuple[str | None, float], list[str]] = {}
+    statuses = [  # every status a line takes on some day, as the time control steps
+        s
+        for row in corridors.itertuples(index=False)
+        for s in [row.status, *(p.status for p in scenario.corridor(row.corridor_id).phases)]
+    ]
+    order = list(STATUS_STYLE)
+    for status in sorted(set(statuses), key=lambda s: order.index(s) if s in order else 99):
+        dash, opacity, text = status_style(status)
+        looks.setdefault((dash, opacity), []).append(text)
     status_items = (
         [
             f'<li><i class="line" style="border-top:3px {"dashed" if d else "solid"} #444;'
-            f'opacity:{o}"></i>{escape(text)}</li>'
-            for d, o, text in styles
+            f'opacity:{o}"></i>{escape(_or(texts))}</li>'
+            for (d, o), texts in looks.items()
         ]
-        if len(styles) > 1
+        if len(looks) > 1
         else []
     )
     symbols = []
@@ -56,7 +67,7 @@ def legend_html(scenario: Scenario, corridors: gpd.GeoDataFrame, *, avoided: boo
     if scenario.incidents:
         symbols.append('<li><i class="tri"></i>Incident</li>')
     drawn = (
-        PROXY_SENTENCE + " Distances are estimates."
+        PROXY_NOTE + " Distances are estimates."
         if network_source(corridors) == "proxy"
         else "Lines follow OpenStreetMap roads; times are estimates."
     )
@@ -93,3 +104,8 @@ def summary_html(scenario: Scenario, corridors: gpd.GeoDataFrame) -> str:
         f'<section class="routes-summary" aria-label="Summary of the corridors"><h2>'
         f"{escape(scenario.story.title)}: corridors</h2><ul>{''.join(items)}</ul></section>"
     )
+
+
+def _or(words: list[str]) -> str:
+    """``"under way, resumed or completed"``."""
+    return " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 2 else words)

@@ -16,6 +16,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from routes.render.css import CSS, HATCH
+from routes.text import for_display
 
 if TYPE_CHECKING:
     import folium
@@ -32,9 +33,9 @@ __all__ = [
 
 
 def escape(text: object) -> str:
-    """Make text inert in HTML and in a JavaScript template literal."""
+    """Make text inert in HTML and in a JavaScript template literal; drop bidi controls."""
     return (
-        html.escape(str(text), quote=True)
+        html.escape(for_display(str(text)), quote=True)
         .replace("`", "&#96;")
         .replace("$", "&#36;")
         .replace("\\", "&#92;")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from routes.render.markup import escape
 from routes.render.popups import place_rows, popup
 from routes.render.style import PLACES_PANE, ROLE_STYLE, latlon
+from routes.text import for_display
 
 if TYPE_CHECKING:
     import folium
@@ -51,7 +52,7 @@ def add_places(m: folium.Map, scenario: Scenario) -> tuple[folium.GeoJson, dict[
         "features": [
             {
                 "type": "Feature",
-                "properties": {"name": html.escape(p.name, quote=False)},
+                "properties": {"name": html.escape(for_display(p.name), quote=False)},
                 "geometry": {"type": "Point", "coordinates": [p.lon, p.lat]},
             }
             for p in scenario.places

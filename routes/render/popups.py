@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -15,18 +16,23 @@ if TYPE_CHECKING:
     from routes.scenario import Corridor, Figure, Place, Scenario
 
 __all__ = [
+    "PROXY_NOTE",
     "PROXY_SENTENCE",
     "corridor_rows",
+    "days_text",
     "distance_text",
     "duration_text",
     "figure_rows",
     "headline",
+    "lead",
     "place_rows",
     "popup",
 ]
 
 #: What the proxy network means, in one plain sentence for readers.
 PROXY_SENTENCE = "Lines join the places in order; they are not the roads taken."
+#: The same, naming the network (the layer control and README call it so).
+PROXY_NOTE = "Proxy network: lines join the places in order; they are not the roads taken."
 
 
 def popup(title: str, rows: Iterable[tuple[str, object]]) -> folium.Popup:
@@ -52,6 +58,7 @@ def place_rows(place: Place, scenario: Scenario) -> list[tuple[str, object]]:
     return [
         ("What", ROLE_STYLE[place.role][2]),
         ("Also written", ", ".join(place.aliases)),
+        ("Coordinates", f"{place.lat:.5f}, {place.lon:.5f}"),
         ("Location from", cite(scenario.source(place.source), place.detail)),
     ]
 
@@ -66,33 +73,31 @@ def corridor_rows(row: dict[str, Any], scenario: Scenario) -> list[tuple[str, ob
         ("From", row["origin"]),
         ("Via", row["via"]),
         ("To", row["destination"]),
-        ("Date", f"{corridor.date.day} {corridor.date:%B %Y}"),
+        ("Date", days_text(corridor.date, corridor.end)),
         ("Who", row["who"]),
         ("Status", row["status"]),
         *figure_rows(corridor.figures, scenario),
         ("Distance", distance_text(row["length_km"], proxy=proxy) if ok else ""),
         ("Time on the road", duration_text(row["travel_time_h"], proxy=proxy) if ok else ""),
-        ("How it is drawn", PROXY_SENTENCE if proxy else "Along OpenStreetMap roads."),
+        ("How it is drawn", PROXY_NOTE if proxy else "Along OpenStreetMap roads."),
         ("No route because", "" if ok else row["no_route_reason"]),
         ("Roads", "" if proxy else row["roads"]),
         (
             "Route reported by",
-            "; ".join(cite(scenario.source(r.source), r.detail) for r in corridor.route_sources),
+            "; ".join(
+                cite(scenario.source(r.source), r.detail, r.paragraph)
+                for r in corridor.route_sources
+            ),
         ),
         ("Note", row["note"]),
     ]
 
 
 def figure_rows(figures: Iterable[Figure], scenario: Scenario) -> list[tuple[str, object]]:
-    """One row per figure: the figure, who gave it, and where it was published."""
-    return [
-        (
-            f.kind.capitalize(),
-            f"{f.text()}, according to {f.according_to} "
-            f"({cite(scenario.source(f.source), f.detail)})",
-        )
-        for f in figures
-    ]
+    """Every claim, side by side by quantity (see :func:`routes.claims.popup_claims`)."""
+    from routes.claims import popup_claims
+
+    return list(popup_claims(list(figures), scenario))
 
 
 def distance_text(km: Any, *, proxy: bool) -> str:
@@ -131,6 +136,29 @@ def duration_text(hours: Any, *, proxy: bool) -> str:
     half_hours = round(hours * 2) / 2
     unit = "hour" if half_hours == 1 else "hours"
     return f"about {half_hours:g} {unit} (estimate)"
+
+
+def days_text(first: dt.date | None, last: dt.date | None = None) -> str:
+    """A day or a span of days as a reader writes it.
+
+    >>> days_text(dt.date(2016, 12, 15), dt.date(2016, 12, 22))
+    '15–22 December 2016'
+    >>> days_text(None)
+    'not given'
+    """
+    if first is None:
+        return "not given"
+    if last is None or last == first:
+        return f"{first.day} {first:%B %Y}"
+    if (first.year, first.month) == (last.year, last.month):
+        return f"{first.day}–{last.day} {last:%B %Y}"
+    return f"{first.day} {first:%B %Y} – {last.day} {last:%B %Y}"
+
+
+def lead(corridor: Corridor) -> str:
+    """The figure the line is sized by (``line_width``), else :func:`headline`."""
+    chosen = corridor.width_claim()
+    return chosen.text() if chosen is not None else headline(corridor)
 
 
 def headline(corridor: Corridor) -> str:

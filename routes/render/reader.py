@@ -150,6 +150,12 @@ function routesReader(map, data, groups, timeline) {
     timeline.on('change', () => showTime(timeline.time));
     showTime(timeline.time);
   }
+  // The folded search box opens from the keyboard: on Enter's release, or the release
+  // reaches the box it just focused, which takes it for an empty search and folds it.
+  for (const b of container.querySelectorAll('.leaflet-control-search .search-button')) {
+    b.addEventListener('keydown', e => { if (e.key === 'Enter') e.preventDefault(); });
+    b.addEventListener('keyup', e => { if (e.key === 'Enter') b.click(); });
+  }
   map.routesFit = fit;
   map.routesPlaceLabels = place;
   fit();
@@ -170,10 +176,11 @@ def add_reader(
     """
     m.add_child(
         script(
-            "{% raw %}" + READER_JS + "{% endraw %}"
+            "{{ this.js }}\n"  # our constant code, printed as a value, never template source
             "routesReader({{ this._parent.get_name() }}, {{ this.data|tojson }}, { "
             "{% for key, layer in this.groups %}{{ key|tojson }}: {{ layer.get_name() }},"
             "{% endfor %}}, {{ this.timeline.get_name() if this.timeline else 'null' }});",
+            js=READER_JS,
             data=data,
             groups=sorted(groups.items()),
             timeline=timeline,

@@ -75,6 +75,7 @@ CORRIDOR_PALETTE = [
 #: A corridor's status as line style: (dash pattern or None for solid, opacity, key text).
 STATUS_STYLE: dict[str, tuple[str | None, float, str]] = {
     "under way": (None, 0.95, "under way"),
+    "resumed": (None, 0.95, "resumed"),
     "completed": (None, 0.95, "completed"),
     "planned": ("10 8", 0.9, "planned"),
     "reported": ("2 7", 0.9, "reported, not confirmed"),

@@ -13,29 +13,46 @@ from routes.render.style import OKABE_ITO, rounded
 if TYPE_CHECKING:
     import folium
 
-    from routes.scenario import Scenario
+    from routes.scenario import Place, Scenario
 
 __all__ = [
     "add_timeline",
+    "events",
 ]
 
 
+def events(scenario: Scenario) -> list[tuple[dt.date, Place, str]]:
+    """Every dated event, as (day, where, label): departures, later phases, incidents."""
+    found = [
+        (c.date, scenario.place(c.origin), f"Departures: {c.name} ({headline(c)})")
+        for c in scenario.corridors
+        if c.date
+    ]
+    for c in scenario.corridors:
+        for phase in c.phases:
+            if phase.date == c.date:
+                continue  # the departure stands for the first phase
+            claim = c.width_on(phase.date)
+            total = f"; {claim.text()} so far, according to {claim.according_to}" if claim else ""
+            label = f"{c.name}: {phase.status}{total}"
+            found.append((phase.date, scenario.place(c.origin), label))
+    found += [
+        (i.date, scenario.place(i.place), f"{i.name}: " + ", ".join(f.text() for f in i.figures))
+        for i in scenario.incidents
+        if i.date
+    ]
+    return sorted(found, key=lambda e: (e[0], e[2]))
+
+
 def add_timeline(m: folium.Map, scenario: Scenario) -> Any:
-    """Dated events (departures, incidents) that a time slider steps through, day by day;
-    returns the timeline layer (None without dated events), which the page also uses to
-    show each corridor on its date."""
+    """Dated events that a time slider steps through, one step per day; returns the
+    timeline layer (None without dated events), which the page also uses to show each
+    corridor on its dates."""
     from folium import plugins
     from folium.utilities import JsCode
 
-    events = [
-        (c.date, scenario.place(c.origin), f"Departures: {c.name} ({headline(c)})")
-        for c in scenario.corridors
-    ]
-    events += [
-        (i.date, scenario.place(i.place), f"{i.name}: " + ", ".join(f.text() for f in i.figures))
-        for i in scenario.incidents
-    ]
-    if not events:
+    events_ = events(scenario)
+    if not events_:
         return None
 
     data = {
@@ -53,7 +70,7 @@ def add_timeline(m: folium.Map, scenario: Scenario) -> Any:
                     "coordinates": [rounded(place.lon), rounded(place.lat)],
                 },
             }
-            for day, place, label in sorted(events, key=lambda e: (e[0], e[2]))
+            for day, place, label in events_
         ],
     }
     timeline = plugins.Timeline(
@@ -68,10 +85,10 @@ def add_timeline(m: folium.Map, scenario: Scenario) -> Any:
     )
     timeline.layer_name = "Events by date (use the time slider)"
     timeline.add_to(m)
-    first, last = min(e[0] for e in events), max(e[0] for e in events)
+    first, last = events_[0][0], events_[-1][0]
     plugins.TimelineSlider(
         auto_play=False,
-        steps=max(1, (last - first).days + 1),
+        steps=(last - first).days + 1,  # one step per day
         show_ticks=True,
         enable_keyboard_controls=True,
         date_options="YYYY-MM-DD",

@@ -313,13 +313,16 @@ def _describe(corridor: Corridor, scenario: Scenario) -> dict[str, Any]:
         "origin_id": corridor.origin,
         "destination_id": corridor.destination,
         "via": " → ".join(names[1:-1]),
-        "date": corridor.date.isoformat(),
+        "date": corridor.date.isoformat() if corridor.date else "",
         "who": corridor.who or "",
+        "end": corridor.end.isoformat() if corridor.end else "",
         "status": corridor.status,
+        "route_basis": corridor.route_basis,
         "note": corridor.note or "",
     }
+    chosen = corridor.width_claim()  # the claim the scenario sizes the line by
     for kind in FIGURE_COLUMNS:
-        figure = corridor.figure(kind)
+        figure = chosen if chosen is not None and chosen.kind == kind else corridor.figure(kind)
         row[kind] = figure.value if figure else None
     row["figures"] = "; ".join(
         f"{f.text()}, according to {f.according_to} ({scenario.source(f.source).title})"

