@@ -89,8 +89,8 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"_io", "settings", "scenario"}),
     frozenset({"claims", "places", "routing"}),
     frozenset({"extract", "network"}),
-    frozenset({"corpus", "render", "export"}),
-    frozenset({"pipeline"}),
+    frozenset({"render", "export"}),
+    frozenset({"corpus", "pipeline"}),
     frozenset({"cli"}),
     frozenset({"__main__"}),
 )
