@@ -52,10 +52,12 @@ def routed(helsinki_scenario: Path) -> tuple[Any, nx.MultiDiGraph, list[list[int
         best, _gap = router.route_through(snap.nodes, WEIGHT)
         assert best is not None
         kept = [best]
-        for route in corridors._candidates(G, router, snap.nodes, WEIGHT):
+        for route in corridors.candidate_routes(G, router, snap.nodes, WEIGHT):
             if len(kept) > ALTERNATIVES:
                 break
-            if all(corridors._difference(G, route, o) >= corridors.MIN_DIFFERENCE for o in kept):
+            if all(
+                corridors.route_difference(G, route, o) >= corridors.MIN_DIFFERENCE for o in kept
+            ):
                 kept.append(route)
         node_routes += kept
     return story, G, node_routes
@@ -77,7 +79,7 @@ def _stock(G: nx.MultiDiGraph, node_routes: list[list[int]]) -> str:
 
 
 def _lines(G: nx.MultiDiGraph, node_routes: list[list[int]]) -> gpd.GeoDataFrame:
-    geometry = [corridors._measure(G, route, WEIGHT)["geometry"] for route in node_routes]
+    geometry = [corridors.measure_route(G, route, WEIGHT)["geometry"] for route in node_routes]
     return gpd.GeoDataFrame({"route": range(len(node_routes))}, geometry=geometry, crs=4326)
 
 

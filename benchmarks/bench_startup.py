@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from conftest import ROOT, at_most, ms, pick
 
@@ -91,3 +92,26 @@ def test_geocode_offline_imports_no_heavy_library(report: Callable[..., None]) -
         "no osmnx, geopandas, folium imported",
         True,
     )
+
+
+#: Goal: warm ``routes map --offline`` (Aleppo, proxy network) within this many times
+#: ``routes --help`` (issue 15).
+MAP_OVER_HELP_GOAL = 3.0
+
+
+def test_warm_offline_map_against_help(tmp_path: Path, report: Callable[..., None]) -> None:
+    """Warm ``routes map --offline`` on the Aleppo scenario over ``routes --help``, one run."""
+    rounds = pick(5, 2)
+    page = tmp_path / "aleppo.html"
+    help_s = _wall([*_script(), "--help"], rounds)
+    map_s = _wall([*_script(), "map", "--offline", "-o", str(page)], rounds)
+    ratio = map_s / help_s
+    report(
+        "warm `routes map --offline` (Aleppo, proxy) over `routes --help` (wall, median)",
+        f"`routes --help` {ms(help_s)}",
+        f"`routes map --offline` {ms(map_s)}",
+        f"{ratio:.1f}× `routes --help`",
+        f"≤ {MAP_OVER_HELP_GOAL:g}×",
+        ratio <= MAP_OVER_HELP_GOAL,
+    )
+    assert page.is_file()

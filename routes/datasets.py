@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+__all__ = ["DATA_DIR", "available", "get_path"]
+
 _PACKAGED = Path(__file__).parent / "geodata"  # inside an installed wheel
 _SOURCE_TREE = Path(__file__).parent.parent / "geodata"  # in a checkout or editable install
 DATA_DIR: Path = _PACKAGED if _PACKAGED.is_dir() else _SOURCE_TREE

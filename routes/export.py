@@ -15,13 +15,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from routes._io import atomic_path, inside, write_atomically
-from routes.text import safe_cell
+from routes.text import for_display, safe_cell
 
 if TYPE_CHECKING:
     import geopandas as gpd
     import networkx as nx
 
     from routes.scenario import Scenario
+
+__all__ = [
+    "CLAIM_COLUMNS",
+    "FLOW_COLUMNS",
+    "FORMATS",
+    "NETWORK_COLUMNS",
+    "TABLES",
+    "layers",
+    "write",
+]
 
 FORMATS = ("gpkg", "geojson", "kml", "csv")
 
@@ -104,7 +114,7 @@ def write(
     folder.mkdir(parents=True, exist_ok=True)
     if fmt == "csv":
         return _write_flowmap_csv(layers, folder, stem, hxl=hxl)
-    layers = {k: v for k, v in layers.items() if fmt in TABLES.get(k, FORMATS)}
+    layers = {k: _displayable(v) for k, v in layers.items() if fmt in TABLES.get(k, FORMATS)}
     if fmt == "gpkg":
         path = inside(folder, f"{stem}.gpkg")
         with atomic_path(path) as tmp:  # the old file stays until the new one is complete
@@ -139,6 +149,17 @@ def _write_flowmap_csv(
         frame = frame.map(safe_cell)  # a spreadsheet never runs a cell as a formula
         write_atomically(path, frame.to_csv(index=False).encode("utf-8"))
     return paths
+
+
+def _displayable(frame: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
+    """``frame`` with bidi controls dropped from its text cells (a GIS tool shows them)."""
+    from pandas.api.types import is_object_dtype, is_string_dtype
+
+    frame = frame.copy()
+    for column in frame.columns:
+        if is_object_dtype(frame[column]) or is_string_dtype(frame[column]):
+            frame[column] = frame[column].map(lambda v: for_display(v) if isinstance(v, str) else v)
+    return frame
 
 
 def _flatten(value: object) -> object:

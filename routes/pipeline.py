@@ -50,6 +50,7 @@ def route_scenario(
     weight: Weight | str = Weight.TRAVEL_TIME,
     alternatives: int = 0,
     avoid: str | Path | None = None,
+    max_snap_km: float = 5.0,
 ) -> Run:
     """Load the scenario, choose its network, route every corridor (and alternatives).
 
@@ -65,6 +66,8 @@ def route_scenario(
         Up to this many alternative routes per corridor.
     avoid
         GeoJSON polygons whose roads routes may not use.
+    max_snap_km
+        A corridor with a stop further than this from the network gets no route.
     """
     from routes import network as networks
     from routes import scenario as scenarios
@@ -75,9 +78,14 @@ def route_scenario(
     story = scenario if isinstance(scenario, scenarios.Scenario) else scenarios.load(scenario)
     G = networks.choose(story, osm=osm, network=network, offline=offline)
     roads = networks.avoiding(G, avoid) if avoid is not None else None
-    routed = corridors.route_corridors(G, story, weight=weight, roads=roads)
+    if not max_snap_km > 0:
+        raise UsageError(f"max_snap_km must be a positive distance, not {max_snap_km!r}")
+    snap = max_snap_km * 1000
+    routed = corridors.route_corridors(G, story, weight=weight, roads=roads, max_snap_m=snap)
     extra = (
-        corridors.alternative_routes(G, story, alternatives, weight=weight, roads=roads)
+        corridors.alternative_routes(
+            G, story, alternatives, weight=weight, roads=roads, max_snap_m=snap
+        )
         if alternatives
         else None
     )

@@ -19,6 +19,38 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from routes import datasets
 from routes.errors import ScenarioError
 
+__all__ = [
+    "MAX_FIGURE",
+    "MAX_LATITUDE",
+    "MAX_SCENARIO_BYTES",
+    "SLUG",
+    "Area",
+    "Corridor",
+    "Figure",
+    "FigureKind",
+    "Gazetteer",
+    "Incident",
+    "Movement",
+    "Phase",
+    "Place",
+    "Qualifier",
+    "Role",
+    "RouteBasis",
+    "Scenario",
+    "Source",
+    "SourceRef",
+    "Span",
+    "Status",
+    "Story",
+    "Tally",
+    "Toponym",
+    "dump",
+    "load",
+    "load_gazetteer",
+    "schema",
+    "validate",
+]
+
 Role = Literal[
     "origin",
     "destination",

@@ -13,6 +13,18 @@ import platformdirs
 
 from routes import __version__, datasets
 
+__all__ = [
+    "cache_dir",
+    "chromium",
+    "chromium_args",
+    "configure_osmnx",
+    "default_scenario",
+    "http_user_agent",
+    "osm_dir",
+    "output_dir",
+    "requests_timeout",
+]
+
 #: Scenario used when the CLI is given none.
 default_scenario: str = "aleppo-2016-12"
 

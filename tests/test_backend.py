@@ -22,6 +22,7 @@ import pytest
 from osm_support import helsinki_pbf
 
 from routes import network, settings
+from routes.network.store import RoadArrays
 from routes.render import geometry
 from routes.routing import backend
 from routes.routing.backend import Router
@@ -42,7 +43,11 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def roads(helsinki_osm: Path) -> nx.MultiDiGraph:
     """Every drivable and service road of the extract, as osmnx builds it, with travel times."""
     G = ox.graph_from_xml(helsinki_osm)
-    return network._with_travel_times(G, source="test", osm_date="")
+    speeds = network.HIGHWAY_SPEEDS_KPH
+    G = ox.routing.add_edge_speeds(G, hwy_speeds=speeds, fallback=speeds["road"])
+    G = ox.routing.add_edge_travel_times(G)
+    G.graph.update(network_source="osm", source="test", osm_date="")
+    return G
 
 
 @pytest.fixture(scope="module")
@@ -266,14 +271,31 @@ def _entries(cache: Path, pattern: str) -> list[Path]:
     return sorted((cache / "graphs").glob(pattern))
 
 
-def test_cache_keeps_the_router_beside_the_graph(
+def _same_graph(G: nx.MultiDiGraph, H: nx.MultiDiGraph) -> None:
+    """Same nodes, edges and attributes in the same order (geometry compared exactly)."""
+    assert list(G.nodes(data=True)) == list(H.nodes(data=True))
+    when = "created_date"  # osmnx stamps the time a graph is built
+    assert {**G.graph, when: ""} == {**H.graph, when: ""}
+    mine, theirs = list(G.edges(keys=True, data=True)), list(H.edges(keys=True, data=True))
+    assert len(mine) == len(theirs)
+    for (*uvk, a), (*xyk, b) in zip(mine, theirs, strict=True):
+        assert uvk == xyk
+        a, b = dict(a), dict(b)
+        line, other = a.pop("geometry", None), b.pop("geometry", None)
+        assert a == b
+        assert (line is None and other is None) or line.equals_exact(other, 0)
+
+
+def test_cache_holds_the_graph_and_its_router_as_data(
     cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pbf = helsinki_pbf()
     G = network.from_osm_file(pbf)
-    [graph_file] = _entries(cache_dir, "osm-*.pickle")
-    [router_file] = _entries(cache_dir, "osm-*.routing.npz")
-    assert router_file.name == graph_file.name.replace(".pickle", ".routing.npz")
+    [entry] = _entries(cache_dir, "osm-*")
+    assert entry.suffix == ".npz"
+    with np.load(entry, allow_pickle=False) as z:  # plain arrays: numpy reads them without pickle
+        assert {"nodes/id", "edges/u", "edges/v", "edges/float:length"} <= set(z.files)
+        assert z["edges/u"].shape == (G.number_of_edges(),)
     compiled = backend.for_graph(G)
 
     def no_compiling(*args: Any, **kwargs: Any) -> None:
@@ -281,31 +303,84 @@ def test_cache_keeps_the_router_beside_the_graph(
 
     monkeypatch.setattr(Router, "from_graph", no_compiling)
     again = network.from_osm_file(pbf)
+    _same_graph(G, again)
     loaded = backend.for_graph(again)
     assert np.array_equal(loaded.indices, compiled.indices)
     assert np.array_equal(loaded.weights["travel_time"], compiled.weights["travel_time"])
 
 
+def test_to_networkx_gives_back_the_osmnx_graph(roads: nx.MultiDiGraph) -> None:
+    arrays = RoadArrays.from_networkx(roads)
+    assert arrays.n_edges == roads.number_of_edges()
+    _same_graph(roads, arrays.to_networkx())
+    _same_graph(roads, RoadArrays.from_arrays(arrays.arrays()).to_networkx())
+
+
 def test_cache_is_rebuilt_when_the_code_changes_or_an_entry_is_broken(
-    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    import logging
+
+    monkeypatch.setattr(logging.getLogger("routes"), "propagate", True)  # the CLI turns it off
     pbf = helsinki_pbf()
-    network.from_osm_file(pbf)
-    [old] = _entries(cache_dir, "osm-*.pickle")
+    first = network.from_osm_file(pbf)
+    [old] = _entries(cache_dir, "osm-*.npz")
     monkeypatch.setattr(network, "CACHE_FORMAT", network.CACHE_FORMAT + 1)
     network.from_osm_file(pbf)
-    assert len(_entries(cache_dir, "osm-*.pickle")) == 2
-    [new] = [p for p in _entries(cache_dir, "osm-*.pickle") if p != old]
-    new.write_bytes(b"not a pickle")
+    [new] = [p for p in _entries(cache_dir, "osm-*.npz") if p != old]
+    whole = new.read_bytes()
+    middle = len(whole) // 2
+    garbled = whole[:middle] + bytes([whole[middle] ^ 0xFF]) + whole[middle + 1 :]
+    for broken in (b"", b"broken", b"PK\x03\x04 not a zip", whole[:middle], garbled):
+        new.write_bytes(broken)
+        caplog.clear()
+        with caplog.at_level("WARNING", logger="routes"):
+            G = network.from_osm_file(pbf)
+        [warning] = [r.getMessage() for r in caplog.records]
+        assert new.name in warning and "building it again" in warning and "\n" not in warning
+        _same_graph(G, network.from_osm_file(pbf))
+        assert G.number_of_edges() == first.number_of_edges()
+        assert backend.for_graph(G).edges == backend.for_graph(first).edges
+    with np.load(new, allow_pickle=False) as z:  # well-formed arrays that do not fit together
+        arrays = {name: z[name] for name in z.files}
+    for name, broken_column in (
+        ("edges/u", arrays["edges/u"][:-1]),
+        ("edges/geometry_offsets", arrays["edges/geometry_offsets"] + 1),
+    ):
+        with new.open("wb") as f:
+            np.savez(f, **{**arrays, name: broken_column})
+        caplog.clear()
+        with caplog.at_level("WARNING", logger="routes"):
+            G = network.from_osm_file(pbf)
+        assert "building it again" in caplog.text
+        assert G.number_of_edges() == first.number_of_edges()
+
+
+class _Planted:
+    """Unpickling this makes a folder: the proof that a pickle ran."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        import os
+
+        return os.mkdir, (str(self.marker),)
+
+
+def test_a_planted_pickle_is_never_loaded(cache_dir: Path, tmp_path: Path) -> None:
+    pbf = helsinki_pbf()
     G = network.from_osm_file(pbf)
-    assert G.number_of_edges() > 200
-    assert pickle.loads(new.read_bytes()).number_of_edges() == G.number_of_edges()
-    current = new.with_name(new.name.replace(".pickle", ".routing.npz"))
-    for broken in (b"broken", b"PK\x03\x04 not a zip"):
-        current.write_bytes(broken)
-        G = network.from_osm_file(pbf)
-        assert backend.for_graph(G).edges > 200
-        assert Router.load(current).edges == backend.for_graph(G).edges
+    [entry] = _entries(cache_dir, "osm-*.npz")
+    marker = tmp_path / "pickle-ran"
+    payload = pickle.dumps(_Planted(marker))
+    entry.with_suffix(".pickle").write_bytes(payload)  # where the cache used to be
+    entry.write_bytes(payload)
+    _same_graph(G, network.from_osm_file(pbf))
+    with entry.open("wb") as f:  # an .npz whose member is a pickled object array
+        np.savez(f, **{"meta": np.array([_Planted(marker)], dtype=object)})
+    _same_graph(G, network.from_osm_file(pbf))
+    assert not marker.exists()
 
 
 # --- lean geometry for maps (routes.render.geometry) -------------------------

@@ -77,3 +77,68 @@ def test_csv_cells_never_start_a_formula(runner: Any, tmp_path: Path) -> None:
     assert '\'=HYPERLINK("http://evil","x")' in cells
     assert not any(c.startswith(("=", "@", "+")) for c in cells)
     assert not any("\u202e" in c for c in cells)
+
+
+def _helsinki_with_a_far_stop(helsinki_scenario: Path, tmp_path: Path) -> tuple[Path, float]:
+    """The Helsinki scenario plus a corridor to an Aleppo place (its GeoNames point, with
+    its source), and that place's great-circle distance to Helsinki's first place, km."""
+    from osmnx.distance import great_circle
+
+    data = yaml.safe_load(helsinki_scenario.read_text(encoding="utf-8"))
+    far = next(p for p in aleppo()["places"] if p["role"] == "city")
+    source = next(s for s in aleppo()["sources"] if s["id"] == far["source"])
+    data["sources"].append(source)
+    data["places"].append(far)
+    near = data["places"][0]
+    data["corridors"].append(
+        {**data["corridors"][1], "id": "far", "origin": near["id"], "destination": far["id"]}
+    )
+    metres = great_circle(near["lat"], near["lon"], far["lat"], far["lon"])
+    return write_yaml(tmp_path / "far.yaml", data), float(metres) / 1000
+
+
+def test_stop_far_from_the_network_has_no_route(
+    helsinki_osm: Path, helsinki_scenario: Path, runner: Any, tmp_path: Path
+) -> None:
+    """A stop thousands of km from the OSM roads is no_route with the distance; --strict: 1."""
+    import json
+
+    scenario, km = _helsinki_with_a_far_stop(helsinki_scenario, tmp_path)
+    args = ["corridors", "--osm", str(helsinki_osm), "-s", str(scenario), "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    rows = {r["corridor_id"]: r for r in json.loads(result.stdout)}
+    assert rows["far"]["route_status"] == "no_route"
+    assert rows["far"]["length_km"] is None
+    reason = rows["far"]["no_route_reason"]
+    said = float(reason.split(" km ")[0].split()[-1].replace(",", ""))
+    assert abs(said - km) < 0.01 * km, (reason, km)
+    assert "5 km" in reason
+    assert "corridor far: no route" in result.stderr
+    assert {rows["direct"]["route_status"], rows["via-waypoint"]["route_status"]} == {"ok"}
+
+    strict = runner.invoke(app, [*args, "--strict"])
+    assert strict.exit_code == 1, strict.output
+    assert "--strict" in strict.stderr
+
+    out = tmp_path / "m.html"
+    mapped = runner.invoke(
+        app, ["map", "--osm", str(helsinki_osm), "-s", str(scenario), "-o", str(out), "--strict"]
+    )
+    assert mapped.exit_code == 1 and not out.exists(), mapped.output
+
+
+def test_max_snap_sets_the_limit(helsinki_osm: Path, helsinki_scenario: Path, runner: Any) -> None:
+    """Place nodes lie metres off the nearest road node: --max-snap 0.001 (1 m) refuses them."""
+    import json
+
+    base = ["corridors", "--osm", str(helsinki_osm), "-s", str(helsinki_scenario), "--json"]
+    tight = json.loads(runner.invoke(app, [*base, "--max-snap", "0.001"]).stdout)
+    loose = json.loads(runner.invoke(app, base).stdout)
+    assert all(r["route_status"] == "ok" for r in loose)
+    for row in tight:
+        assert (row["route_status"] == "no_route") == (row["max_snap_m"] > 1.0), row
+        if row["route_status"] == "no_route":
+            assert "beyond the 0.001 km allowed" in row["no_route_reason"]
+    assert any(r["route_status"] == "no_route" for r in tight)
+    assert runner.invoke(app, [*base, "--max-snap", "0"]).exit_code == 2

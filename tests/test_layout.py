@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "routes"
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "routes"
 ROOMS = ("places", "extract", "network", "routing", "render")
 MAX_FILE_LINES = 800
 MAX_FUNCTION_LINES = 80
@@ -63,16 +64,7 @@ def test_every_stage_has_its_room() -> None:
         assert (PACKAGE / f"{name}.py").is_file(), f"routes/{name}.py is missing"
 
 
-def _sized(path: Path) -> Any:
-    if path.relative_to(PACKAGE) == Path("extract/__init__.py"):
-        reason = "known: extract is not yet split by step (issue 11)"
-        return pytest.param(path, marks=pytest.mark.xfail(strict=True, reason=reason))
-    return path
-
-
-@pytest.mark.parametrize(
-    "path", [_sized(p) for p in modules()], ids=lambda p: str(p.relative_to(PACKAGE))
-)
+@pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_files_and_functions_stay_short(path: Path) -> None:
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines <= MAX_FILE_LINES, f"{where(path, 1)} has {lines} lines"
@@ -89,6 +81,40 @@ def test_render_never_imports_network_or_routing() -> None:
             continue
         for line, name in imported(path):
             assert not name.startswith(("routes.network", "routes.routing")), where(path, line)
+
+
+#: Rooms by layer, in the order data flows: a room imports only rooms of lower layers.
+LAYERS: tuple[frozenset[str], ...] = (
+    frozenset({"__init__", "errors", "options", "columns", "text", "datasets"}),
+    frozenset({"_io", "settings", "scenario"}),
+    frozenset({"claims", "places", "routing"}),
+    frozenset({"extract", "network"}),
+    frozenset({"render", "export"}),
+    frozenset({"corpus", "pipeline"}),
+    frozenset({"cli"}),
+    frozenset({"__main__"}),
+)
+
+
+def layer(name: str) -> int:
+    for n, rooms in enumerate(LAYERS):
+        if name in rooms:
+            return n
+    raise AssertionError(f"routes/{name} is in no layer: add it to LAYERS in {__file__}")
+
+
+def test_no_upward_imports() -> None:
+    """The pipeline flows one way: a room never imports a room of its own or a later layer."""
+    for path in modules():
+        here = room(path)
+        for line, name in imported(path):
+            parts = name.split(".")
+            if parts[0] != "routes" or len(parts) < 2:
+                continue
+            there = "__init__" if parts[1] == "__version__" else parts[1]
+            known = there == "__init__" or (PACKAGE / there).is_dir()
+            if there != here and (known or (PACKAGE / f"{there}.py").is_file()):
+                assert layer(there) < layer(here), f"{where(path, line)} imports {name}"
 
 
 @pytest.mark.xfail(strict=True, reason="known: Router.save/load write and read .npz (issue 15)")
@@ -129,10 +155,6 @@ def test_only_the_cli_prints() -> None:
             assert not name.endswith(("Console().print", "console.print")), where(path, line)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known: hand-written .partial writes in places, extract, network (issues 10, 11)",
-)
 def test_files_are_written_through_the_one_atomic_writer() -> None:
     """Rule 6: temporary file in the same folder, then os.replace."""
     for path in modules():
@@ -141,8 +163,12 @@ def test_files_are_written_through_the_one_atomic_writer() -> None:
         for line, name in calls(path):
             assert not name.endswith((".write_text", ".write_bytes")), where(path, line)
         for node in ast.walk(tree(path)):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                assert not node.value.endswith(".partial"), where(path, node.lineno)
             if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("open"):
-                modes = [a for a in node.args[1:2] if isinstance(a, ast.Constant)]
+                method = isinstance(node.func, ast.Attribute)  # Path.open(mode), not open(f, mode)
+                given = node.args[:1] if method else node.args[1:2]
+                modes = [a for a in given if isinstance(a, ast.Constant)]
                 modes += [k.value for k in node.keywords if k.arg == "mode"]  # type: ignore[misc]
                 for mode in modes:
                     text = mode.value if isinstance(mode, ast.Constant) else ""
@@ -193,7 +219,6 @@ def _makes_template(node: ast.Call) -> bool:
     )
 
 
-@pytest.mark.xfail(strict=True, reason="known: the graph cache is a pickle (issues 10 item 5, 15)")
 def test_nothing_is_pickled() -> None:
     """Rule 9: caches are data files; nothing loaded from one can run code."""
     for path in modules():
@@ -203,16 +228,57 @@ def test_nothing_is_pickled() -> None:
             assert "allow_pickle=True" not in name, where(path, line)
 
 
-@pytest.mark.xfail(strict=True, reason="known: routes/__init__ and others lack __all__ (issue 11)")
-def test_modules_say_what_they_export() -> None:
-    for path in modules():
-        if path.name in {"__main__.py"}:
-            continue
-        names = {
-            target.id
-            for node in tree(path).body
-            if isinstance(node, ast.Assign)
-            for target in node.targets
-            if isinstance(target, ast.Name)
-        }
-        assert "__all__" in names, f"{where(path, 1)} has no __all__"
+#: Modules in rooms other sessions are changing now; not strict, as either may land first.
+_EXPORTS_OWED = {
+    "render/assets.py": "render (the map session)",
+    "render/geometry.py": "render (the map session)",
+}
+
+
+def _exports(path: Path) -> Any:
+    owner = _EXPORTS_OWED.get(str(path.relative_to(PACKAGE)))
+    if owner is None:
+        return path
+    reason = f"known: no __all__ yet in {owner} (issue 11)"
+    return pytest.param(path, marks=pytest.mark.xfail(strict=False, reason=reason))
+
+
+@pytest.mark.parametrize(
+    "path",
+    [_exports(p) for p in modules() if p.name != "__main__.py"],
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_modules_say_what_they_export(path: Path) -> None:
+    names = {
+        target.id
+        for node in tree(path).body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    assert "__all__" in names, f"{where(path, 1)} has no __all__"
+
+
+def test_tests_and_benchmarks_use_only_public_names() -> None:
+    """A test of a private name pins the inside of a room; tests use what it exports."""
+    for path in sorted([*ROOT.glob("tests/*.py"), *ROOT.glob("benchmarks/*.py")]):
+        modules_here: set[str] = set()
+        for node in ast.walk(tree(path)):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("routes"):
+                for alias in node.names:
+                    assert not _private(alias.name), f"{path.name}:{node.lineno} {alias.name}"
+                    modules_here.add(alias.asname or alias.name)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.startswith("routes"):
+                        modules_here.add(alias.asname or alias.name.split(".")[0])
+        for node in ast.walk(tree(path)):
+            if isinstance(node, ast.Attribute) and _private(node.attr):
+                owner = ast.unparse(node.value)
+                assert owner.split(".")[0] not in modules_here, (
+                    f"{path.name}:{node.lineno} {owner}.{node.attr}"
+                )
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.endswith("__")

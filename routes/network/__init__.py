@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import pickle
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from routes import __version__, settings
+from routes._io import atomic_path, private_dir
 from routes.errors import DownloadError, NetworkError
 
 log = logging.getLogger("routes")
@@ -29,7 +28,33 @@ log = logging.getLogger("routes")
 if TYPE_CHECKING:
     import networkx as nx
 
+    from routes.network.store import RoadArrays
+    from routes.routing.backend import Router
     from routes.scenario import Scenario
+
+__all__ = [
+    "CIRCUITY",
+    "DRIVABLE",
+    "HIGHWAY_SPEEDS_KPH",
+    "NETWORK_CHOICES",
+    "OSM_SUFFIXES",
+    "OVERPASS_FILTER",
+    "PROXY_MAX_LINK_KM",
+    "PROXY_SPEED_KPH",
+    "REGION_MARGIN_DEG",
+    "avoiding",
+    "cache_path",
+    "choose",
+    "extract_path",
+    "fetch",
+    "from_osm_file",
+    "info",
+    "load_extract",
+    "osm_columns",
+    "proxy_network",
+    "region",
+    "write_roads_xml",
+]
 
 NETWORK_CHOICES = ("auto", "osm", "proxy")
 
@@ -143,11 +168,12 @@ def proxy_network(scenario: Scenario) -> nx.MultiDiGraph:
     """
     import networkx as nx
     import numpy as np
-    from osmnx.distance import great_circle
     from pyproj import Proj
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import minimum_spanning_tree
     from scipy.spatial import Delaunay
+
+    from routes.routing.backend import great_circle
 
     nodes = _proxy_nodes(scenario)
     lats = np.array([n["y"] for n in nodes])
@@ -198,9 +224,8 @@ def proxy_network(scenario: Scenario) -> nx.MultiDiGraph:
 
 def _proxy_nodes(scenario: Scenario) -> list[dict[str, object]]:
     """The scenario's places, then GeoNames towns more than 500 m from all of them."""
-    from osmnx.distance import great_circle
-
     from routes.places import geonames_in
+    from routes.routing.backend import great_circle
 
     places = [p for p in scenario.places if p.role != "country"]
     towns = [
@@ -228,11 +253,19 @@ def region(scenario: Scenario) -> tuple[float, float, float, float]:
 
 
 def from_osm_file(path: str | Path) -> nx.MultiDiGraph:
-    """The drivable network in an OSM file (.osm, .osm.bz2, .osm.gz, .osm.pbf), parsed once.
+    """The drivable network in an OSM file (.osm, .osm.bz2, .osm.gz, .osm.pbf), parsed once:
+    :func:`osm_columns` as an osmnx-schema ``MultiDiGraph``, its router kept with it."""
+    G = _as_graph(*osm_columns(path))
+    G.graph["source"] = f"OpenStreetMap file {Path(path).name}"  # the cache may hold a copy
+    return G
 
-    pyosmium keeps the :data:`DRIVABLE` ways and their nodes (osmnx would turn
-    every way in the file, buildings included, into edges); osmnx builds and
-    simplifies the graph; the result is cached by the file's content.
+
+def osm_columns(path: str | Path) -> tuple[RoadArrays, Router]:
+    """The drivable network in an OSM file as columns, and its compiled router; no networkx.
+
+    pyosmium reads the :data:`DRIVABLE` ways straight into columns and numpy builds the
+    graph osmnx would (:mod:`routes.network.osmfile`: split at intersections, simplified,
+    speeds and travel times), with no XML; both are cached by the file's content.
     """
     path = Path(path)
     if not path.is_file():
@@ -242,21 +275,16 @@ def from_osm_file(path: str | Path) -> nx.MultiDiGraph:
             f"{path.name}: not an OSM file; expected one of {', '.join(OSM_SUFFIXES)}"
         )
 
-    def build() -> nx.MultiDiGraph:
-        import osmnx as ox
+    def build() -> RoadArrays:
+        from routes.network.osmfile import road_arrays
 
-        with tempfile.TemporaryDirectory() as tmp:
-            xml = Path(tmp) / "drivable.osm"
-            write_roads_xml(path, xml)
-            try:
-                G = ox.graph_from_xml(xml)
-            except (ValueError, KeyError) as exc:  # osmnx finds no usable ways
-                raise NetworkError(f"{path.name}: no drivable road network in it ({exc})") from None
-        return _with_travel_times(G, source="", osm_date="")
+        arrays = road_arrays(
+            path, highways=DRIVABLE, speeds=HIGHWAY_SPEEDS_KPH, fallback=HIGHWAY_SPEEDS_KPH["road"]
+        )
+        arrays.graph.update(network_source="osm", source="", osm_date="")
+        return arrays
 
-    G = _cached(f"osm-{_digest(path)}", build)
-    G.graph["source"] = f"OpenStreetMap file {path.name}"  # the cache may hold a renamed copy
-    return G
+    return _cached(f"osm-{_digest(path)}", build)
 
 
 def write_roads_xml(
@@ -270,6 +298,8 @@ def write_roads_xml(
     tags are not kept: routing needs only their positions.
     """
     import osmium
+
+    from routes.network.osmfile import longest_located_run
 
     src = Path(src)
     roads = (
@@ -288,7 +318,7 @@ def write_roads_xml(
         )
         for way in processor:
             assert isinstance(way, osmium.osm.Way)  # the entity filter lets only ways through
-            run = _longest_located_run(way.nodes)
+            run = longest_located_run(way.nodes)
             if len(run) >= 2:
                 nodes.update((n.ref, (n.location.lon, n.location.lat)) for n in run)
                 tags = {tag.k: tag.v for tag in way.tags}
@@ -304,20 +334,6 @@ def write_roads_xml(
             writer.add_way(kept)
 
 
-def _longest_located_run(refs: Any) -> list[Any]:
-    """The longest stretch of consecutive way nodes whose position the file gives."""
-    best: list[Any] = []
-    current: list[Any] = []
-    for ref in refs:
-        if ref.location.valid():
-            current.append(ref)
-            if len(current) > len(best):
-                best = current
-        else:
-            current = []
-    return best
-
-
 def extract_path(scenario: Scenario) -> Path:
     """Where ``routes network fetch`` stores the scenario's OSM extract (GraphML)."""
     return settings.osm_dir / f"{scenario.story.id}.graphml"
@@ -328,7 +344,7 @@ def load_extract(path: str | Path) -> nx.MultiDiGraph:
     import osmnx as ox
 
     path = Path(path)
-    return _cached(f"extract-{_digest(path)}", lambda: ox.load_graphml(path))
+    return _as_graph(*_cached(f"extract-{_digest(path)}", lambda: ox.load_graphml(path)))
 
 
 def fetch(scenario: Scenario) -> nx.MultiDiGraph:
@@ -365,11 +381,8 @@ def fetch(scenario: Scenario) -> nx.MultiDiGraph:
         source=f"Overpass API, bbox {', '.join(f'{v:.4f}' for v in bbox)}",
         osm_date=scenario.story.date.isoformat() if scenario.story.date else "",
     )
-    path = extract_path(scenario)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial")
-    ox.save_graphml(G, partial)
-    partial.replace(path)
+    with atomic_path(extract_path(scenario)) as tmp:
+        ox.save_graphml(G, tmp)
     return G
 
 
@@ -426,24 +439,27 @@ def _digest(path: Path) -> str:
     return h.hexdigest()[:20]
 
 
-#: Version of the cache's layout: a pickled graph beside its compiled router's arrays.
-CACHE_FORMAT = 2
+#: Version of the cache's layout: one ``.npz`` of the graph's columns and its router's arrays.
+CACHE_FORMAT = 3
 
 
 def _build_key() -> str:
-    """Changes whenever the code or settings that shape a parsed graph change: this module
-    and the routing backend (their source), the libraries that build and pickle graphs,
-    the Python version, the speed table and the Overpass filter."""
+    """Changes whenever the code or settings that shape a parsed graph change: this package
+    and the routing backend (their source), the libraries that build graphs, the Python
+    version, the speed table and the Overpass filter."""
     from importlib.metadata import version
 
+    from routes.network import store
     from routes.routing import backend
 
     sources = [
-        Path(module.__file__ or "").read_bytes() for module in (sys.modules[__name__], backend)
+        Path(module.__file__ or "").read_bytes()
+        for module in (sys.modules[__name__], store, backend)
     ]
     shaping = (
         __version__,
         CACHE_FORMAT,
+        store.FORMAT,
         backend.FORMAT,
         [hashlib.sha256(source).hexdigest() for source in sources],
         [version(name) for name in ("osmnx", "networkx", "shapely", "numpy")],
@@ -454,46 +470,73 @@ def _build_key() -> str:
     return hashlib.sha256(repr(shaping).encode()).hexdigest()[:12]
 
 
-def _cached(key: str, build: Callable[[], nx.MultiDiGraph]) -> nx.MultiDiGraph:
-    """Build a graph once per key and code version; later runs load it without parsing.
+def cache_path(key: str) -> Path:
+    """The cache file of a graph: ``graphs/<source key>-<build key>.npz`` in the cache folder."""
+    return settings.cache_dir / "graphs" / f"{key}-{_build_key()}.npz"
 
-    The graph is pickled (``<key>-<build>.pickle``: the fastest way back to a full
-    networkx graph, measured in ``benchmarks/bench_graph_load.py``) and its compiled
-    router stored beside it as arrays (``.routing.npz``), so routing needs no compiling
-    either. An unreadable entry is built again.
+
+def _cached(
+    key: str, build: Callable[[], RoadArrays | nx.MultiDiGraph]
+) -> tuple[RoadArrays, Router]:
+    """Build a graph's columns and router once per key and code version; later runs map
+    them from the cache without parsing.
+
+    The entry (:func:`cache_path`) is data only: the graph's columns
+    (:class:`~routes.network.store.RoadArrays`) and its compiled router's arrays, in one
+    uncompressed ``.npz`` mapped into memory and checked member by member. An entry that
+    fails to load is built again, with a warning.
     """
+    from routes.network.store import RoadArrays, write_npz
     from routes.routing import backend
 
-    stem = settings.cache_dir / "graphs" / f"{key}-{_build_key()}"
-    graph_path, router_path = stem.with_suffix(".pickle"), stem.with_suffix(".routing.npz")
-    G = _unpickle(graph_path)
-    if G is not None:
-        try:
-            backend.remember(G, backend.Router.load(router_path))
-        except (OSError, ValueError):
-            _store(router_path, backend.for_graph(G).save)
-        return G
-    G = build()
-    _store(graph_path, lambda path: path.write_bytes(pickle.dumps(G, pickle.HIGHEST_PROTOCOL)))
-    _store(router_path, backend.for_graph(G).save)
-    return G
+    path = cache_path(key)
+    entry = _load_entry(path)
+    if entry is not None:
+        return entry
+    built = build()
+    if isinstance(built, RoadArrays):
+        arrays = built
+        router = backend.Router.from_arrays(
+            arrays.nodes["id"],
+            arrays.nodes["float:x"],
+            arrays.nodes["float:y"],
+            arrays.edges["u"],
+            arrays.edges["v"],
+            {name: arrays.edges[f"float:{name}"] for name in backend.WEIGHTS},
+        )
+    else:
+        arrays, router = RoadArrays.from_networkx(built), backend.for_graph(built)
+    columns = arrays.arrays()
+    columns.update({f"router/{k}": v for k, v in router.arrays().items()})
+    private_dir(path.parent.parent)
+    private_dir(path.parent)
+    write_npz(path, columns)
+    return arrays, router
 
 
-def _unpickle(path: Path) -> nx.MultiDiGraph | None:
-    """The graph pickled at ``path`` (written by :func:`_cached`), or None."""
+def _load_entry(path: Path) -> tuple[RoadArrays, Router] | None:
+    """The columns and router cached at ``path``; None (with a one-line warning if the entry
+    exists but is broken) when there is none to use."""
+    from routes.network.store import RoadArrays, read_npz
+    from routes.routing import backend
+
     if not path.is_file():
         return None
     try:
-        with path.open("rb") as f:
-            G: nx.MultiDiGraph = pickle.load(f)  # written by this same code, keyed by its hash
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError):
+        arrays = read_npz(path)
+        router = backend.Router.from_saved(
+            {k[len("router/") :]: v for k, v in arrays.items() if k.startswith("router/")}
+        )
+        return RoadArrays.from_arrays(arrays), router
+    except (OSError, ValueError) as exc:
+        log.warning("graph cache entry %s is unusable (%s); building it again", path.name, exc)
         return None
+
+
+def _as_graph(arrays: RoadArrays, router: Router) -> nx.MultiDiGraph:
+    """The osmnx-schema graph of ``arrays``, routed on with ``router``."""
+    from routes.routing import backend
+
+    G = arrays.to_networkx()
+    backend.remember(G, router)
     return G
-
-
-def _store(path: Path, write: Callable[[Path], object]) -> None:
-    """Write a cache file atomically: readers see the old file, none, or the whole new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.partial")
-    write(partial)
-    partial.replace(path)

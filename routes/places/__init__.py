@@ -1,25 +1,46 @@
-"""Names and gazetteers: normalisation, the curated places, the GeoNames index, the Geocoder."""
+"""Names and gazetteers: every name lookup in `routes` happens here.
+
+- :mod:`~routes.places.names`: comparison keys (:func:`normalize`, :func:`skeleton`);
+- :mod:`~routes.places.curated`: the curated gazetteer (sourced points in ``geodata/``);
+- :mod:`~routes.places.regions`: continents, countries, first- and second-level regions;
+- :mod:`~routes.places.geonames`: the GeoNames cities500 index;
+- :mod:`~routes.places.candidates`: every place a name may refer to, on one confidence scale;
+- :mod:`~routes.places.geocoder`: the :class:`Geocoder` (best candidate, or Nominatim online).
+"""
 
 from routes.errors import UnknownPlaceError
-from routes.places import regions
-from routes.places.geocoder import (
+from routes.places import geonames, regions
+from routes.places.candidates import (
     ALTERNATE_NAME_PENALTY,
-    Geocoder,
-    GeoName,
-    Match,
-    geonames_db,
-    geonames_in,
-    normalize,
+    CONFIDENCE,
+    SIMILAR_SPELLING_FACTOR,
+    Candidate,
+    candidates,
+    great_circle_km,
 )
+from routes.places.curated import Curated, curated_gazetteer
+from routes.places.geocoder import REGION_MARGIN_DEG, Geocoder, Match
+from routes.places.geonames import GeoName, geonames_db, geonames_in
+from routes.places.names import normalize, skeleton
 
 __all__ = [
     "ALTERNATE_NAME_PENALTY",
+    "CONFIDENCE",
+    "REGION_MARGIN_DEG",
+    "SIMILAR_SPELLING_FACTOR",
+    "Candidate",
+    "Curated",
     "GeoName",
     "Geocoder",
     "Match",
     "UnknownPlaceError",
+    "candidates",
+    "curated_gazetteer",
+    "geonames",
     "geonames_db",
     "geonames_in",
+    "great_circle_km",
     "normalize",
     "regions",
+    "skeleton",
 ]

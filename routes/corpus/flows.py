@@ -1,0 +1,207 @@
+"""Stories' movements merged into flows, and the files a corpus run writes.
+
+A flow is one origin–destination pair of places (their gazetteer references, so
+"Aleppo" in two stories is one place and two towns called Springfield are two). It
+gathers every story that reports a movement between them: the dates, the figures
+side by side (qualifier, who said it, which story, where in its text), the stories,
+publishers and evidence offsets. Conflicting figures stay separate claims.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from routes._io import atomic_path, inside, write_atomically
+from routes.text import safe_cell
+
+__all__ = ["FLOW_CSV_COLUMNS", "FLOW_FIELDS", "merge_flows", "stories_jsonl", "write_outputs"]
+
+#: ``flows.csv``: flowmap.blue's ``origin,dest,count,time`` (count = stories reporting the
+#: flow on that day), then what stands behind the count.
+FLOW_CSV_COLUMNS = ["origin", "dest", "count", "time", "people_max", "n_publishers", "flow_id",
+                    "origin_name", "dest_name"]  # fmt: skip
+
+#: A flow's fields, as :func:`merge_flows` returns them and ``flows.parquet`` stores them.
+FLOW_FIELDS = ("flow_id", "origin", "dest", "origin_name", "dest_name", "origin_lat",
+               "origin_lon", "dest_lat", "dest_lon", "date_start", "date_end", "dates",
+               "n_stories", "n_publishers", "people_min", "people_max", "stories", "publishers",
+               "claims", "evidence", "sources")  # fmt: skip
+
+
+def merge_flows(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every origin–destination flow the stories report, sorted by origin and destination.
+
+    ``records`` are ``stories.jsonl`` records; error records contribute nothing.
+    """
+    places: dict[str, dict[str, Any]] = {}
+    reports: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for record in records:
+        if record.get("status") != "ok":
+            continue
+        for origin, dest, report in _reports(record, places):
+            if origin != dest:
+                reports[origin, dest].append(report)
+    return [_flow(places[o], places[d], reports[o, d]) for o, d in sorted(reports)]
+
+
+def _reports(
+    record: dict[str, Any], places: dict[str, dict[str, Any]]
+) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """(origin ref, destination ref, report) for each movement of one story with both ends."""
+    draft = record["draft"]
+    refs = {t["place"]: t["resolved"] for t in draft.get("toponyms", []) if t.get("place")}
+    for p in draft["places"]:
+        ref = refs.get(p["id"]) or f"draft:{p['lat']},{p['lon']}"
+        places.setdefault(ref, {"id": ref, "name": p["name"], "lat": p["lat"], "lon": p["lon"]})
+        refs[p["id"]] = ref
+    moves = [(c, [c["origin"]], [c["destination"]]) for c in draft.get("corridors", [])]
+    moves += [(m, m["origins"], m["destinations"]) for m in draft.get("movements", [])]
+    for move, origins, dests in moves:
+        for origin, dest in itertools.product(origins, dests):
+            yield refs[origin], refs[dest], _report(record, move)
+
+
+def _report(record: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
+    story = record["id"]
+    return {
+        "story": story,
+        "publisher": record.get("publisher"),
+        "url": record.get("url"),
+        "date": move.get("date"),
+        "who": move.get("who"),
+        "evidence": [{"story": story, **e} for e in move.get("evidence", [])],
+        "claims": [
+            {
+                "kind": f["kind"],
+                "value": f["value"],
+                "qualifier": f.get("qualifier"),
+                "according_to": f.get("according_to"),
+                "story": story,
+                "publisher": record.get("publisher"),
+                "start": f.get("evidence", {}).get("start"),
+                "end": f.get("evidence", {}).get("end"),
+            }
+            for f in move.get("figures", [])
+        ],
+    }
+
+
+def _flow(
+    origin: dict[str, Any], dest: dict[str, Any], reports: list[dict[str, Any]]
+) -> dict[str, Any]:
+    reports = sorted(reports, key=lambda r: (r["story"], json.dumps(r["evidence"])))
+    dates = sorted({r["date"] for r in reports if r["date"]})
+    publishers = sorted({r["publisher"] for r in reports if r["publisher"]})
+    claims = [c for r in reports for c in r["claims"]]
+    people = [c["value"] for c in claims if c["kind"] == "people"]
+    key = f"{origin['id']}\n{dest['id']}".encode()
+    return {
+        "flow_id": "flow-" + hashlib.sha256(key).hexdigest()[:12],
+        "origin": origin["id"],
+        "dest": dest["id"],
+        "origin_name": origin["name"],
+        "dest_name": dest["name"],
+        "origin_lat": origin["lat"],
+        "origin_lon": origin["lon"],
+        "dest_lat": dest["lat"],
+        "dest_lon": dest["lon"],
+        "date_start": dates[0] if dates else None,
+        "date_end": dates[-1] if dates else None,
+        "dates": dates,
+        "n_stories": len({r["story"] for r in reports}),
+        "n_publishers": len(publishers),
+        "people_min": min(people) if people else None,
+        "people_max": max(people) if people else None,
+        "stories": sorted({r["story"] for r in reports}),
+        "publishers": publishers,
+        "claims": claims,
+        "evidence": [e for r in reports for e in r["evidence"]],
+        "sources": [
+            {k: r[k] for k in ("story", "publisher", "url", "date", "who")} for r in reports
+        ],
+    }
+
+
+def stories_jsonl(records: Iterable[dict[str, Any]]) -> bytes:
+    """``stories.jsonl``: one record a line, by story id."""
+    lines = [json.dumps(r, ensure_ascii=False) for r in sorted(records, key=lambda r: r["id"])]
+    return ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
+
+
+def write_outputs(
+    folder: Path, records: list[dict[str, Any]], merged: list[dict[str, Any]]
+) -> list[Path]:
+    """Write ``stories.jsonl``, ``flows.parquet``, ``flows.csv``, ``locations.csv``, ``map.html``.
+
+    Each file is written atomically: a killed run leaves it old or new, never half-written.
+    """
+    from routes.corpus.page import write_map
+
+    paths = [write_atomically(inside(folder, "stories.jsonl"), stories_jsonl(records))]
+    paths.append(_write_parquet(inside(folder, "flows.parquet"), merged))
+    locations, rows = _flowmap_tables(merged)
+    for name, frame in (("flows.csv", rows), ("locations.csv", locations)):
+        data = frame.map(safe_cell).to_csv(index=False).encode("utf-8")
+        paths.append(write_atomically(inside(folder, name), data))
+    paths.append(write_map(folder, merged))
+    return paths
+
+
+#: Columns kept as JSON text in ``flows.parquet`` (lists of records).
+_JSON_COLUMNS = ("dates", "stories", "publishers", "claims", "evidence", "sources")
+
+
+def _write_parquet(path: Path, merged: list[dict[str, Any]]) -> Path:
+    import geopandas as gpd
+    import pandas as pd
+    from shapely.geometry import LineString
+
+    frame = pd.DataFrame(merged, columns=list(FLOW_FIELDS))
+    for column in _JSON_COLUMNS:
+        frame[column] = frame[column].map(lambda v: json.dumps(v, ensure_ascii=False))
+    for column in ("people_min", "people_max"):
+        frame[column] = frame[column].astype("Int64")
+    geometry = [
+        LineString([(f["origin_lon"], f["origin_lat"]), (f["dest_lon"], f["dest_lat"])])
+        for f in merged
+    ]
+    gdf = gpd.GeoDataFrame(frame, geometry=geometry, crs="EPSG:4326")
+    with atomic_path(path) as tmp:
+        gdf.to_parquet(tmp, index=False)
+    return path
+
+
+def _flowmap_tables(merged: list[dict[str, Any]]) -> tuple[Any, Any]:
+    """flowmap.blue's ``locations`` and ``flows`` tables: one flow row per flow and day."""
+    import pandas as pd
+
+    locations: dict[str, dict[str, Any]] = {}
+    rows = []
+    for f in merged:
+        for end in ("origin", "dest"):
+            locations.setdefault(
+                f[end],
+                {"id": f[end], "name": f[f"{end}_name"], "lat": f[f"{end}_lat"],
+                 "lon": f[f"{end}_lon"]},
+            )  # fmt: skip
+        per_day: dict[str, set[str]] = defaultdict(set)
+        for s in f["sources"]:
+            per_day[s["date"] or ""].add(s["story"])
+        for day in sorted(per_day):
+            rows.append(
+                {"origin": f["origin"], "dest": f["dest"], "count": len(per_day[day]),
+                 "time": day, "people_max": f["people_max"], "n_publishers": f["n_publishers"],
+                 "flow_id": f["flow_id"], "origin_name": f["origin_name"],
+                 "dest_name": f["dest_name"]}
+            )  # fmt: skip
+    table = pd.DataFrame(rows, columns=FLOW_CSV_COLUMNS).astype({"people_max": "Int64"})
+    places = pd.DataFrame(
+        sorted(locations.values(), key=lambda p: p["id"]), columns=["id", "name", "lat", "lon"]
+    )
+    return places, table

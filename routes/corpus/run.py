@@ -1,0 +1,226 @@
+"""Run a corpus on Dask.distributed: cached stories reused, the rest drafted on the workers.
+
+The driver reads the stories, looks each one's content hash up in the cache (one
+JSON-lines file per finished partition, under ``DIR/cache/<code key>/``), sends the
+rest to the cluster in partitions, writes each finished partition to the cache the
+moment it arrives, and at the end merges every story into flows and writes the
+outputs. A run killed at any moment leaves only whole cache files; the next run
+reuses them and drafts only what was unfinished.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from routes._io import inside, write_atomically
+from routes.corpus import flows as flow_tables
+from routes.corpus.stories import PARTITION_CHARS, code_key, partitions, read_stories, story_hash
+from routes.errors import UsageError
+
+__all__ = ["Report", "run_corpus"]
+
+log = logging.getLogger("routes")
+
+#: Called with (stories done, stories to do) as partitions finish.
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class Report:
+    """What a corpus run did: counts, time, the cluster it used and the files it wrote."""
+
+    stories: int
+    reused: int
+    extracted: int
+    failed: int
+    flows: int
+    partitions: int
+    workers: int
+    seconds: float
+    drafting_seconds: float = 0.0  # from the first partition sent to the last one back
+    dashboard: str | None = None
+    memory: dict[str, int] = field(default_factory=dict)  # worker address -> bytes
+    paths: list[Path] = field(default_factory=list)
+
+    @property
+    def rate(self) -> float:
+        """Stories drafted per second of drafting (reused ones not counted)."""
+        return self.extracted / self.drafting_seconds if self.drafting_seconds else 0.0
+
+
+def run_corpus(
+    source: str | Path,
+    output: str | Path,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    sample: int | None = None,
+    progress: Progress | None = None,
+    on_cluster: Callable[[str | None], None] | None = None,
+    partition_chars: int = PARTITION_CHARS,
+) -> Report:
+    """Draft every story of ``source`` and merge them into flows under ``output``.
+
+    ``workers`` sizes the default :class:`distributed.LocalCluster` (one process per
+    worker, one thread each; default: the cores); ``scheduler`` uses an existing cluster
+    instead; ``partition_chars`` sizes the partitions (the outputs never depend on it,
+    only how much a killed run redoes). ``on_cluster`` gets the dashboard link (or
+    ``None``) once the cluster is up.
+    """
+    started = time.perf_counter()
+    if workers is not None and workers < 1:
+        raise UsageError(f"--workers must be at least 1, not {workers}")
+    stories = read_stories(source, sample=sample)
+    folder = Path(output)
+    cache = folder / "cache" / code_key()
+    hashes = [story_hash(s, cache.name) for s in stories]
+    done = _cached(cache)
+    todo = [s for s, h in zip(stories, hashes, strict=True) if h not in done]
+    report = Report(len(stories), len(stories) - len(todo), len(todo), 0, 0, 0, workers or 0, 0.0)
+    if todo:
+        with _client(workers, scheduler) as client:
+            report.workers = len(client.scheduler_info()["workers"])
+            report.dashboard = _dashboard(client)
+            if on_cluster is not None:
+                on_cluster(report.dashboard)
+            parts = partitions(todo, report.workers, chars=partition_chars)
+            report.partitions = len(parts)
+            drafting = time.perf_counter()
+            _compute(client, parts, cache, done, progress)
+            report.drafting_seconds = time.perf_counter() - drafting
+            report.memory = _memory(client)
+    records = [done[h] for h in hashes]
+    report.failed = sum(r["status"] != "ok" for r in records)
+    merged = flow_tables.merge_flows(records)
+    report.flows = len(merged)
+    report.paths = flow_tables.write_outputs(folder, records, merged)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _cached(cache: Path) -> dict[str, dict[str, Any]]:
+    """Every finished story in the cache: content hash -> record."""
+    done: dict[str, dict[str, Any]] = {}
+    for file in sorted(cache.glob("part-*.jsonl")) if cache.is_dir() else []:
+        for line in file.read_text(encoding="utf-8").splitlines():
+            entry = json.loads(line)
+            done[entry["hash"]] = entry["record"]
+    return done
+
+
+def _store(cache: Path, entries: list[tuple[str, dict[str, Any]]]) -> None:
+    """One finished partition, as one cache file (written whole or not at all)."""
+    name = hashlib.sha256("".join(h for h, _ in entries).encode()).hexdigest()[:24]
+    lines = [json.dumps({"hash": h, "record": r}, ensure_ascii=False) for h, r in entries]
+    write_atomically(inside(cache, f"part-{name}.jsonl"), ("\n".join(lines) + "\n").encode())
+
+
+def _compute(
+    client: Any,
+    parts: list[list[dict[str, Any]]],
+    cache: Path,
+    done: dict[str, dict[str, Any]],
+    progress: Progress | None,
+) -> None:
+    """Draft every partition on the cluster, caching each as it finishes."""
+    from distributed import as_completed
+
+    from routes.corpus.work import extract_partition, extract_story
+
+    code = cache.name
+    cache.mkdir(parents=True, exist_ok=True)
+    futures = {client.submit(extract_partition, part, pure=False): part for part in parts}
+    total, finished = sum(map(len, parts)), 0
+    for future in as_completed(futures):
+        part = futures.pop(future)
+        if future.status == "error":  # a worker died on it: each story alone, once
+            log.warning("a partition failed (%s); drafting its stories one by one",
+                        type(future.exception()).__name__)  # fmt: skip
+            records = [_alone(client, extract_story, story) for story in part]
+        else:
+            records = future.result()
+        entries = [(story_hash(s, code), r) for s, r in zip(part, records, strict=True)]
+        _store(cache, entries)
+        done.update(entries)
+        finished += len(part)
+        if progress is not None:
+            progress(finished, total)
+
+
+def _alone(client: Any, fn: Callable[..., dict[str, Any]], story: dict[str, Any]) -> dict[str, Any]:
+    """``fn(story)`` on the cluster; an error record if even that kills its worker."""
+    try:
+        result: dict[str, Any] = client.submit(fn, story, pure=False, retries=0).result()
+    except Exception as exc:  # KilledWorker and the like: the story's line, not the run's end
+        record = {f: story.get(f) for f in ("id", "date", "publisher", "url")}
+        record.update(status="error", error=f"{type(exc).__name__}: the worker drafting it failed")
+        return record
+    return result
+
+
+@contextmanager
+def _client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
+    """A client of the cluster at ``scheduler``, or of a new local one of ``workers`` processes."""
+    import os
+
+    from distributed import Client, LocalCluster
+
+    from routes.corpus.work import WarmExtractor, warm
+
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise UsageError(
+                f"cannot reach the Dask scheduler at {scheduler} ({type(exc).__name__}); "
+                "start it (dask-scheduler) or leave out --scheduler for a local cluster"
+            ) from None
+        cluster = None
+    else:
+        cluster = LocalCluster(
+            n_workers=workers or os.cpu_count() or 1,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",  # a free port: never a clash with another cluster
+            silence_logs=logging.ERROR,
+        )
+        client = Client(cluster)
+    try:
+        if not client.scheduler_info()["workers"]:
+            client.wait_for_workers(1, timeout=60)
+        first = next(iter(client.scheduler_info()["workers"]))
+        client.submit(warm, workers=[first], pure=False).result()  # builds shared caches once
+        client.register_plugin(WarmExtractor())
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _has_bokeh() -> bool:
+    from importlib.util import find_spec
+
+    return find_spec("bokeh") is not None
+
+
+def _dashboard(client: Any) -> str | None:
+    """The Dask dashboard's address, when the scheduler serves one."""
+    services = client.scheduler_info().get("services", {})
+    live = "dashboard" in services and _has_bokeh()  # without bokeh it is a notice page
+    return str(client.dashboard_link) if live else None
+
+
+def _memory(client: Any) -> dict[str, int]:
+    from routes.corpus.work import worker_memory
+
+    memory: dict[str, int] = client.run(worker_memory)
+    return memory

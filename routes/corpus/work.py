@@ -1,0 +1,79 @@
+"""What a Dask worker runs: a partition of stories to draft scenarios (or error records).
+
+The gazetteer index (:func:`routes.extract.default_extractor`) is built once per worker
+process: :class:`WarmExtractor` builds it when the worker starts, and every later call
+gets the same one from the function's cache. Results are plain JSON data (dates as
+ISO strings), so they can be cached as JSON and compared byte for byte.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from typing import Any
+
+from distributed.diagnostics.plugin import WorkerPlugin
+
+__all__ = ["WarmExtractor", "extract_partition", "extract_story", "warm", "worker_memory"]
+
+
+def warm() -> int:
+    """Build this process's extractor (gazetteer, GeoNames index); return the process id."""
+    from routes.extract import default_extractor
+
+    default_extractor()
+    return os.getpid()
+
+
+class WarmExtractor(WorkerPlugin):
+    """Builds the extractor when a worker starts, so no partition waits for it."""
+
+    name = "routes-warm-extractor"
+
+    def setup(self, worker: Any) -> None:
+        warm()
+
+
+def extract_story(story: dict[str, Any]) -> dict[str, Any]:
+    """One story's record for ``stories.jsonl``: its draft scenario, or the error it gave.
+
+    Any exception becomes an error record (type and one-line message): one bad story
+    never stops a corpus.
+    """
+    from routes.extract import default_extractor, draft_scenario
+
+    record: dict[str, Any] = {f: story.get(f) for f in ("id", "date", "publisher", "url")}
+    try:
+        day = dt.date.fromisoformat(story["date"]) if story.get("date") else None
+        draft = draft_scenario(
+            story["text"], story_date=day, publisher=story.get("publisher"),
+            extractor=default_extractor(),
+        )  # fmt: skip
+    except Exception as exc:  # every failure is the story's line, not the run's end
+        record.update(status="error", error=f"{type(exc).__name__}: {_one_line(exc)}")
+        return record
+    record.update(status="ok", draft=json.loads(json.dumps(draft, default=_iso)))
+    return record
+
+
+def extract_partition(stories: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """:func:`extract_story` for each story of a partition, in order."""
+    return [extract_story(s) for s in stories]
+
+
+def worker_memory() -> int:
+    """Resident memory of this worker process, bytes."""
+    import psutil
+
+    return int(psutil.Process().memory_info().rss)
+
+
+def _iso(value: object) -> str:
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    raise TypeError(f"not JSON data: {type(value).__name__}")
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__

