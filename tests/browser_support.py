@@ -119,11 +119,13 @@ class MapPage:
         self.page.context.close()
 
 
-def open_map(browser: Browser, html: Path, cdn: CdnResolver) -> MapPage:
+def open_map(
+    browser: Browser, html: Path, cdn: CdnResolver, viewport: ViewportSize | None = None
+) -> MapPage:
     """Open a local HTML map in a fresh context with the network blocked; wait for its tiles."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-    context = browser.new_context(viewport=VIEWPORT)
+    context = browser.new_context(viewport=viewport or VIEWPORT)
     page = context.new_page()
     seen = MapPage(page)
     tile = grey_tile_png()

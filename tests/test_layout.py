@@ -232,10 +232,7 @@ def test_nothing_is_pickled() -> None:
 
 
 #: Modules in rooms other sessions are changing now; not strict, as either may land first.
-_EXPORTS_OWED = {
-    "render/assets.py": "render (the map session)",
-    "render/geometry.py": "render (the map session)",
-}
+_EXPORTS_OWED: dict[str, str] = {}
 
 
 def _exports(path: Path) -> Any:

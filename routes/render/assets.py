@@ -22,6 +22,8 @@ from pathlib import Path
 from routes import settings
 from routes.errors import AssetError
 
+__all__ = ["ASSETS", "Asset", "AssetError", "inline", "local_file", "package_dir"]
+
 
 @dataclass(frozen=True)
 class Asset:

@@ -39,7 +39,7 @@ CSS = """
 .routes-popup table{font-size:12px;border-collapse:collapse}
 .routes-popup th{text-align:left;vertical-align:top;padding:1px 8px 1px 0;white-space:nowrap;
   font-weight:600;color:#444}
-.routes-popup td{vertical-align:top;padding:1px 0}
+.routes-popup td{vertical-align:top;padding:1px 0;overflow-wrap:anywhere}
 .routes-label{position:absolute;white-space:nowrap;font:500 12px/1.2 system-ui,sans-serif;
   color:#222;text-shadow:0 0 2px #fff,0 0 2px #fff,0 0 3px #fff}
 .routes-label-place[data-kind]{font-weight:600}
@@ -57,17 +57,30 @@ CSS = """
   white-space:nowrap}
 .leaflet-control a:focus,.leaflet-control input:focus{outline:3px solid #E69F00}
 .leaflet-bottom.leaflet-left{width:auto!important}
-.leaflet-control-container .leaflet-timeline-controls{width:300px!important;
-  margin:0 0 6px 10px!important;padding:2px 4px!important;font-size:11px}
+.leaflet-bottom .leaflet-control.leaflet-timeline-control{
+  display:flex;align-items:center;gap:6px;width:auto;
+  margin:0 0 6px 10px;padding:2px 8px;font:12px/1.2 system-ui,sans-serif}
+.leaflet-bottom .leaflet-control.leaflet-timeline-control .sldr-ctrl-container{
+  float:none;width:auto;display:flex;
+  align-items:center;gap:4px}
+.leaflet-bottom .leaflet-control.leaflet-timeline-control .button-container{
+  display:flex;white-space:nowrap}
+.leaflet-bottom .leaflet-control.leaflet-timeline-control .button-container button{
+  width:24px;height:22px}
+.leaflet-bottom .leaflet-control.leaflet-timeline-control .time-text{
+  white-space:nowrap;font-weight:600}
+.leaflet-bottom .leaflet-control.leaflet-timeline-control input[type="range"]{width:190px;margin:0}
 .leaflet-control-attribution{font-size:10px;max-width:calc(100vw - 20px)}
 @media (max-width:600px){
   .routes-title{font-size:13px;padding:3px 8px;top:8px}
   .routes-title span{font-size:11px}
-  .routes-legend{top:auto;bottom:40px;right:8px;width:auto;max-width:calc(100vw - 16px);
-    max-height:55vh}
+  .routes-legend{top:60px;right:8px;width:auto;max-width:calc(100vw - 16px);max-height:55vh}
   .routes-legend[open]{width:250px}
   .leaflet-control-minimap{display:none!important}
-  .leaflet-control-container .leaflet-timeline-controls{width:190px!important}
+  .leaflet-bottom .leaflet-control.leaflet-timeline-control input[type="range"]{width:120px}
+  .routes-label{font-size:11px}
+  .routes-label-corridor{font-size:10.5px}
+  .routes-label-area{font-size:10.5px;white-space:normal;width:120px;text-align:center}
   .leaflet-control-attribution{font-size:9px;line-height:1.2}
 }
 """

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from typing import TYPE_CHECKING, Any
 
 from routes.render.labels import Label, corridor_label
@@ -34,12 +35,12 @@ CONNECT_M = 30.0
 
 
 class Flows:
-    """What :func:`add_corridors` drew: the layers, labels and date spans the page uses."""
+    """What :func:`add_corridors` drew: the layers, labels and per-day states the page uses."""
 
     def __init__(self) -> None:
         self.groups: dict[str, Any] = {}
         self.labels: list[Label] = []
-        self.spans: dict[str, tuple[int, int]] = {}
+        self.days: dict[str, list[list[Any]]] = {}
         self.colours: dict[str, str] = {}
 
 
@@ -49,9 +50,14 @@ def epoch_ms(day: dt.date) -> int:
 
 
 def corridor_text(scenario: Scenario, corridor_id: str) -> str:
-    """A corridor as its label says it: ``"to Idlib · about 3,000 people"``."""
+    """A corridor as its label says it: ``"to Idlib · about 3,000 people"`` (the destination's
+    name without a trailing note in brackets: "Reyhanlı", not "Reyhanlı (Turkey)")."""
     corridor = scenario.corridor(corridor_id)
-    return f"to {scenario.place(corridor.destination).name} · {lead(corridor)}"
+    return f"to {_short(scenario.place(corridor.destination).name)} · {lead(corridor)}"
+
+
+def _short(name: str) -> str:
+    return re.sub(r"\s*\([^)]*\)$", "", name)
 
 
 def add_corridors(
@@ -80,20 +86,42 @@ def add_corridors(
         group = folium.FeatureGroup(name=row.name, control=False)
         group.add_to(parent)
         flows.groups[row.corridor_id] = group
-        _draw(group, scenario, row, colour=colour, weight=weight, offset=offset, animate=animate)
-        corridor = scenario.corridor(row.corridor_id)
+        line, flow = _draw(
+            group, scenario, row, colour=colour, weight=weight, offset=offset, animate=animate
+        )
+        flows.groups[f"line:{row.corridor_id}"] = line  # restyled by the time control
+        if flow is not None:
+            flows.groups[f"flow:{row.corridor_id}"] = flow
         flows.labels.append(
             corridor_label(
                 row.corridor_id, corridor_text(scenario, row.corridor_id), row.geometry, colour
             )
         )
-        if corridor.date is not None:  # an undated corridor stays drawn on every date
-            last = corridor.end or corridor.date
-            flows.spans[row.corridor_id] = (
-                epoch_ms(corridor.date),
-                epoch_ms(last + dt.timedelta(days=1)) - 1,
-            )
+        flows.days[row.corridor_id] = _days(scenario, row.corridor_id)
     return flows
+
+
+def _days(scenario: Scenario, corridor_id: str) -> list[list[Any]]:
+    """The corridor's state on each day it runs, for the time control: ``[start, end]`` in
+    ms, dash, opacity, label text. An undated corridor has none: it is drawn on every date."""
+    corridor = scenario.corridor(corridor_id)
+    if corridor.date is None:
+        return []
+    place = _short(scenario.place(corridor.destination).name)
+    days = []
+    for step in range(((corridor.end or corridor.date) - corridor.date).days + 1):
+        day = corridor.date + dt.timedelta(days=step)
+        status = corridor.status_on(day) if corridor.phases else corridor.status
+        dash, opacity, text = status_style(status)
+        claim = corridor.width_on(day)
+        said = claim.text() if claim is not None else headline(corridor)
+        if claim is not None and claim.tally == "cumulative" and day != corridor.end:
+            said += " so far"
+        if status in {"planned", "suspended"}:
+            said = f"{text}" if claim is None else f"{said} · {text}"
+        start = epoch_ms(day)
+        days.append([start, start + 86_400_000 - 1, dash, opacity, f"to {place} · {said}"])
+    return days
 
 
 def _draw(
@@ -105,13 +133,25 @@ def _draw(
     weight: float,
     offset: float,
     animate: bool,
-) -> None:
-    """One corridor: its line, the moving dashes, the arrowhead and the connectors."""
+) -> tuple[Any, Any]:
+    """One corridor: its line, the moving dashes, the arrowhead and the connectors;
+    returns the line and the moving dashes (None without)."""
     from folium import plugins
 
     corridor = scenario.corridor(row.corridor_id)
     dash, opacity, _text = status_style(row.status)
     locations = [latlon(y, x) for x, y in row.geometry.coords]
+    rows = corridor_rows(row._asdict(), scenario)
+    hit = plugins.PolyLineOffset(  # under the line: a tap in a dash's gap still opens it
+        locations,
+        offset=offset,
+        weight=max(weight, 16),
+        opacity=0,
+        popup=popup(row.name, rows),
+        tooltip=escape(f"{row.name}: {headline(corridor)}"),
+        class_name="routes-hit",
+    )
+    hit.add_to(group)
     line = plugins.PolyLineOffset(
         locations,
         offset=offset,
@@ -120,11 +160,12 @@ def _draw(
         opacity=opacity,
         dash_array=dash,
         line_cap="butt",
-        popup=popup(row.name, corridor_rows(row._asdict(), scenario)),
+        popup=popup(row.name, rows),
         tooltip=escape(f"{row.name}: {headline(corridor)}"),
         class_name=f"routes-corridor routes-corridor-{escape(row.corridor_id)}",
     )
     line.add_to(group)
+    flow = None
     if animate and dash is None:  # dashes running the way people moved; clicks go to the line
         flow = plugins.PolyLineOffset(
             locations,
@@ -140,6 +181,7 @@ def _draw(
     _add_arrow(group, row.geometry, colour, offset)
     for place_id, end in ((corridor.origin, 0), (corridor.destination, -1)):
         _add_connector(group, scenario, place_id, row.geometry.coords[end])
+    return line, flow
 
 
 def _add_arrow(group: folium.FeatureGroup, line: Any, colour: str, offset: float) -> None:

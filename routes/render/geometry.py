@@ -11,6 +11,17 @@ if TYPE_CHECKING:
     import geopandas as gpd
     import networkx as nx
 
+__all__ = [
+    "DRAW_PRECISION",
+    "NEAR_ROUTE_M",
+    "SIMPLIFY_TOLERANCE_M",
+    "local_projection",
+    "metres_between",
+    "near_routes",
+    "parallel_offsets",
+    "simplified",
+]
+
 #: Routes drawn on a map are simplified to within this distance of the routed line, metres.
 SIMPLIFY_TOLERANCE_M = 5.0
 

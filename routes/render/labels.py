@@ -16,12 +16,22 @@ from routes.render.style import ROLE_STYLE, rounded
 if TYPE_CHECKING:
     from routes.scenario import Place, Scenario
 
-__all__ = ["Label", "area_label", "corridor_label", "country_label", "place_labels", "story_places"]
+__all__ = [
+    "STORY_AREA_RANK",
+    "Label",
+    "area_label",
+    "corridor_label",
+    "country_label",
+    "place_labels",
+    "story_places",
+]
 
 Label = dict[str, Any]
 
 #: Order of drawing when labels compete for room: the first kinds win.
 RANK = {"story": 0, "corridor": 1, "area": 2, "country": 3, "minor": 4}
+#: An area whose outline holds one of the story's places names it: placed right after them.
+STORY_AREA_RANK = 0.5
 
 #: Zoom levels in from the fitted view at which a minor place's name appears, by role.
 MINOR_ZOOM = {"waypoint": 1, "border_crossing": 1, "city": 2, "neighbourhood": 3}
@@ -79,6 +89,7 @@ def corridor_label(corridor_id: str, text: str, line: Any, colour: str) -> Label
     points = [line.interpolate(f, normalized=True) for f in fractions]
     return {
         "text": text,
+        "id": corridor_id,
         "kind": "corridor",
         "rank": RANK["corridor"],
         "at": [[rounded(p.y), rounded(p.x)] for p in points],

@@ -8,7 +8,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from routes.render.credits import cite
-from routes.render.labels import Label, area_label, country_label
+from routes.render.labels import (
+    STORY_AREA_RANK,
+    Label,
+    area_label,
+    country_label,
+    story_places,
+)
 from routes.render.markup import escape, script
 from routes.render.popups import days_text, distance_text, duration_text, figure_rows, popup
 from routes.render.style import (
@@ -233,8 +239,12 @@ def add_areas(m: folium.Map, scenario: Scenario) -> tuple[Any, list[Label], set[
             tooltip=escape(area.name),
             class_name="routes-area",
         ).add_to(group)
-        labels.append(area_label(area.name, hull))
-        inside |= {p.id for p in scenario.places if hull.buffer(1e-4).contains(Point(p.lon, p.lat))}
+        label = area_label(area.name, hull)
+        held = {p.id for p in scenario.places if hull.buffer(1e-4).contains(Point(p.lon, p.lat))}
+        if held & {p.id for p in story_places(scenario)}:
+            label["rank"] = STORY_AREA_RANK  # it names a place of the story: placed first
+        labels.append(label)
+        inside |= held
     return group, labels, inside
 
 

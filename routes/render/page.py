@@ -120,7 +120,7 @@ def build_map(
             {
                 "labels": sorted(labels, key=lambda label: label["rank"]),
                 "fit": view,
-                "corridors": flows.spans,
+                "corridors": flows.days,
             },
             {key: layer for key, layer in groups.items() if layer is not None},
             timeline,

@@ -38,12 +38,13 @@ function routesReader(map, data, groups, timeline) {
       .filter(visible).map(boxOf).filter(b => b.w > 2 && b.h > 2)
       .map(b => ({x: b.x - 3, y: b.y - 3, w: b.w + 6, h: b.h + 6}));
   }
-  // How far the controls reach in from each side of the map.
+  // How far the controls reach in from each side of the map. On a narrow screen the
+  // controls in the corners are taken as bars across it: the width is too precious.
   function margins() {
     const size = map.getSize(), m = {top: 8, bottom: 8, left: 8, right: 8};
     for (const b of controls()) {
       const cx = b.x + b.w / 2, cy = b.y + b.h / 2;
-      if (b.w > size.x * 0.6) {  // a bar across the map
+      if (b.w > size.x * 0.6 || narrow()) {  // a bar across the map
         if (cy < size.y / 2) m.top = Math.max(m.top, b.y + b.h);
         else m.bottom = Math.max(m.bottom, size.y - b.y);
       } else if (cx < size.x / 3) m.left = Math.max(m.left, b.x + b.w);
@@ -82,7 +83,9 @@ function routesReader(map, data, groups, timeline) {
   }
   function spots(s, w, h) {
     const r = (s.r || 0) + 3;
-    if (s.kind !== 'place') return [[-w / 2, -h / 2], [-w / 2, -h - 8], [-w / 2, 8]];
+    if (s.kind !== 'place') {
+      return [[-w / 2, -h / 2], [-w / 2, -h - 8], [-w / 2, 8], [10, -h / 2], [-w - 10, -h / 2]];
+    }
     return [[r, -h / 2], [-r - w, -h / 2], [-w / 2, -r - h], [-w / 2, r],
             [r - 2, -r - h + 2], [r - 2, r - 2], [-r - w + 2, -r - h + 2], [-r - w + 2, r - 2]];
   }
@@ -125,7 +128,7 @@ function routesReader(map, data, groups, timeline) {
   // Popups: as wide as the screen allows, panned clear of the controls.
   map.on('popupopen', e => {
     const p = e.popup, size = map.getSize(), m = margins();
-    const wide = size.x - m.left - m.right - 24;
+    const wide = size.x - m.left - m.right - 60;  // the bubble's padding and tip aside
     p.options.maxWidth = Math.max(200, Math.min(420, wide));
     p.options.minWidth = Math.min(240, p.options.maxWidth);
     p.options.maxHeight = Math.max(160, Math.min(360, size.y - m.top - m.bottom - 60));
@@ -134,15 +137,26 @@ function routesReader(map, data, groups, timeline) {
     p.update();
   });
 
-  // The time control shows each corridor on its dates only.
+  // The time control shows each corridor on the days it ran, styled by its status that
+  // day, its label giving that day's figure.
   const parent = groups.corridors;
   function showTime(t) {
-    for (const [id, span] of Object.entries(data.corridors)) {
-      const g = groups[id];
-      if (!g || !parent) continue;
-      const on = t === null || t === undefined || (t >= span[0] && t <= span[1]);
-      if (on && !parent.hasLayer(g)) parent.addLayer(g);
-      if (!on && parent.hasLayer(g)) parent.removeLayer(g);
+    for (const [id, days] of Object.entries(data.corridors)) {
+      const g = groups[id], line = groups['line:' + id], flow = groups['flow:' + id];
+      if (!g || !parent || !days.length) continue;
+      const day = (t === null || t === undefined) ? null
+        : days.find(d => t >= d[0] && t <= d[1]);
+      if (day === undefined) {
+        if (parent.hasLayer(g)) parent.removeLayer(g);
+        continue;
+      }
+      if (!parent.hasLayer(g)) parent.addLayer(g);
+      if (!day) continue;
+      if (line) line.setStyle({dashArray: day[2], opacity: day[3]});
+      if (flow && day[2] && g.hasLayer(flow)) g.removeLayer(flow);
+      if (flow && !day[2] && !g.hasLayer(flow)) g.addLayer(flow);
+      const label = labels.find(l => l.s.id === id);
+      if (label) label.el.textContent = day[4];
     }
     place();
   }
