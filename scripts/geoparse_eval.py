@@ -46,7 +46,7 @@ def predict(article: dict[str, Any]) -> dict[str, Any]:
     """One prediction line for the scorer."""
     from routes.extract import default_extractor
 
-    found = default_extractor().extract(article["text"]).toponyms
+    found = default_extractor().extract(article["text"]).all_toponyms()
     return {
         "id": article["id"],
         "toponyms": [

@@ -119,9 +119,39 @@ class Extractor:
                         area.geonames_id,
                     )
                 )
+        self._by_iso: dict[str, Candidate] = {}
+        for c in [*self._curated_index.values(), *self._country_index.values()]:
+            for cand in c:
+                if cand.primary and cand.feature == "country" and cand.country:
+                    self._by_iso.setdefault(cand.country, cand)
+        self.demonyms = self._demonym_countries()
         self._acronyms = {
             name for names in COUNTRY_ALIASES.values() for name in names if name.isupper()
         }
+
+    def country(self, iso: str) -> Candidate | None:
+        """The country ``iso`` as a candidate (curated if curated), for its adjective."""
+        return self._by_iso.get(iso)
+
+    def _demonym_countries(self) -> dict[str, str]:
+        """``normalize``-d demonym → ISO country; the most populous country wins a shared one.
+
+        From countryinfo's demonyms (MIT), singular and plural ("Russian", "Russians").
+        """
+        import countryinfo
+
+        found: dict[str, str] = {}
+        pops: dict[str, int] = {}
+        for record in countryinfo.all_countries():
+            iso = (record.iso() or {}).get("alpha2")
+            word = normalize(record.demonym() or "")
+            area = self._areas.get(iso or "")
+            if not iso or not word or area is None or iso not in self._by_iso:
+                continue
+            for form in (word, word + "s"):
+                if area.population > pops.get(form, -1):
+                    found[form], pops[form] = iso, area.population
+        return found
 
     def _country_names(self) -> dict[str, list[str]]:
         return {

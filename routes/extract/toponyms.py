@@ -56,10 +56,13 @@ class _Mention:
     end: int
     qualified: bool = False  # "eastern Aleppo" as a curated sub-area
     candidates: list[Candidate] = field(default_factory=list)
+    type: str = "literal"  # or "embedded" (inside a longer name), "adjective" (a demonym)
 
 
 class Toponyms(Document):
     """Step 1 and 2: runs of name-like words, looked up, accepted or rejected, resolved."""
+
+    typed: list[Toponym]  # adjectives and embedded places, set by :meth:`toponyms`
 
     # -- runs of name-like tokens
 
@@ -268,7 +271,14 @@ class Toponyms(Document):
             self.toks[k].lower in ORG_HEADS | PLACE_HEADS for k in range(i, j + 1)
         ):
             self.persons.add(normalize(self.toks[names[-1]].text))
+        org = any(self.toks[k].lower in ORG_HEADS | PLACE_HEADS for k in range(i, j + 1))
+        embedded: list[_Mention] = []
         for x, y in self._longest(i, j, usable):
+            if self._embeds(x, y, i, j, org, found[self._key(x, y)]):
+                m = mention(x, y)
+                m.type = "embedded"
+                embedded.append(m)
+                continue
             if any(c.strong or c.population >= 1000 for c in found[self._key(x, y)]):
                 part = self.text[self.toks[x].start : self.toks[y].end]
                 self.rejected.append(
@@ -279,7 +289,18 @@ class Toponyms(Document):
                         f"part of the name {whole!r} (organisation, person or building)",
                     )
                 )
-        return []
+        return embedded
+
+    def _embeds(
+        self, x: int, y: int, i: int, j: int, org: bool, candidates: list[Candidate]
+    ) -> bool:
+        """A place inside the longer name ``i..j`` ("Ohio Supreme Court", "U.S. Army")."""
+        strong = any(c.strong for c in candidates)
+        if not (strong or (org and any(c.population >= 1000 for c in candidates))):
+            return False
+        namey = [k for k in range(i, j + 1) if self.toks[k].is_namey]
+        # "George Washington", "Paris Hilton": a person whose first or last name is a place.
+        return org or (x == i and len(namey) > 2) or (strong and x == i and y - x >= 1)
 
     def _usable(self, x: int, y: int, found: dict[str, list[Candidate]]) -> bool:
         key = self._key(x, y)
@@ -364,16 +385,56 @@ class Toponyms(Document):
 
     # -- the steps
 
+    def _adjectives(self, taken: list[_Mention]) -> list[_Mention]:
+        """Nationality adjectives and demonyms ("Russian", "Sri Lankan"), each at its country."""
+        used = {k for m in taken for k in range(m.first, m.last + 1)}
+        found: list[_Mention] = []
+        k, n = 0, len(self.toks)
+        while k < n:
+            for size in (2, 1):
+                last = k + size - 1
+                if last >= n or any(
+                    q in used or not self.toks[q].is_namey for q in range(k, last + 1)
+                ):
+                    continue
+                if size == 2 and self._gap(self.toks[k], self.toks[last]) != " ":
+                    continue
+                iso = self.x.demonyms.get(self._key(k, last))
+                country = self.x.country(iso) if iso else None
+                if country is not None:
+                    t0, t1 = self.toks[k], self.toks[last]
+                    found.append(
+                        _Mention(
+                            k,
+                            last,
+                            self._key(k, last),
+                            t0.start,
+                            t1.end,
+                            candidates=[country],
+                            type="adjective",
+                        )
+                    )
+                    k = last
+                    break
+            k += 1
+        return found
+
     def toponyms(self) -> tuple[list[Toponym], str | None, tuple[float, float] | None]:
         """Accept or reject each possible mention, then resolve the accepted ones in context."""
         mentions = self._mentions()
+        mentions += self._adjectives(mentions)
+        self.typed = []
         persons = self.persons
         kept: list[tuple[_Mention, bool]] = []  # with its locative cue
         for m in mentions:
             surface = self.text[m.start : m.end]
             cue = self._locative_cue(m)
-            if m.qualified or any(
-                c.kind == "country" or (c.kind == "region" and c.primary) for c in m.candidates
+            if (
+                m.type == "adjective"
+                or m.qualified
+                or any(
+                    c.kind == "country" or (c.kind == "region" and c.primary) for c in m.candidates
+                )
             ):
                 kept.append((m, cue))
                 continue
@@ -389,15 +450,12 @@ class Toponyms(Document):
         points: dict[str, list[tuple[float, float]]] = defaultdict(list)
         for m, cue in kept:
             best = max(m.candidates, key=lambda c: self._score(c, None, None))
-            if (best.strong or cue or best.population >= 100_000) and best.country:
+            if m.type == "adjective" and best.country:
+                votes[best.country] += 0.5
+            elif (best.strong or cue or best.population >= 100_000) and best.country:
                 votes[best.country] += 1
                 if best.feature != "country":
                     points[best.country].append((best.lat, best.lon))
-        for r in self.rejected:
-            if r.reason.startswith("adjective"):
-                iso = self._demonym_country(r.text)
-                if iso:
-                    votes[iso] += 0.5
         focus = max(votes, key=lambda iso: votes[iso]) if votes else None
         centre: tuple[float, float] | None = None
         if focus is not None:
@@ -431,7 +489,7 @@ class Toponyms(Document):
                         )
                     )
                     continue
-            toponyms.append(
+            (toponyms if m.type == "literal" else self.typed).append(
                 Toponym(
                     m.start,
                     m.end,
@@ -440,8 +498,10 @@ class Toponyms(Document):
                     self._confidence(best, scored, cue, in_focus, focus, centre),
                     self.toks[m.first].sentence + 1,
                     self._why(best, cue, in_focus, len(scored), m.qualified),
+                    m.type,
                 )
             )
+        self.typed.sort(key=lambda t: t.start)
         return toponyms, focus, centre
 
     def _not_a_place(self, m: _Mention, persons: set[str]) -> str | None:
@@ -466,15 +526,6 @@ class Toponyms(Document):
             and not any(c.strong for c in m.candidates)
         ):
             return "a common word (also written in lower case in the story)"
-        return None
-
-    def _demonym_country(self, word: str) -> str | None:
-        low = word.lower()
-        for iso, c in self.x._countries.items():
-            name = c["name"].lower()
-            stem = name[:-1] if name.endswith(("a", "y", "e")) else name
-            if len(stem) >= 4 and low.startswith(stem[: max(4, len(stem) - 1)]):
-                return iso
         return None
 
     @staticmethod
