@@ -121,10 +121,6 @@ def test_only_the_cli_prints() -> None:
             assert not name.endswith(("Console().print", "console.print")), where(path, line)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known: hand-written .partial writes in extract, network (issues 10, 11)",
-)
 def test_files_are_written_through_the_one_atomic_writer() -> None:
     """Rule 6: temporary file in the same folder, then os.replace."""
     for path in modules():

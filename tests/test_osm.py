@@ -46,7 +46,7 @@ def helsinki_graph(
 
 
 def _graph_cache_files(cache: Path) -> list[Path]:
-    return sorted((cache / "graphs").glob("osm-*.pickle"))
+    return sorted((cache / "graphs").glob("osm-*.npz"))
 
 
 def test_from_osm_file_is_a_routable_osm_graph(
