@@ -265,21 +265,30 @@ class Toponyms(Document):
             if any(c.strong for c in found[self._key(x, y)]):
                 return [mention(x, y)]
         # A longer name that contains a place name: an organisation, a person, a building.
+        return self._inside_name(i, j, usable, found)
+
+    def _inside_name(
+        self,
+        i: int,
+        j: int,
+        usable: set[tuple[int, int]],
+        found: dict[str, list[Candidate]],
+    ) -> list[_Mention]:
+        """Places embedded in the longer name ``i..j``; the other parts are rejected."""
         whole = self.text[self.toks[i].start : self.toks[j].end]
         names = [k for k in range(i, j + 1) if self.toks[k].is_namey]
-        if 2 <= len(names) <= 5 and not any(
-            self.toks[k].lower in ORG_HEADS | PLACE_HEADS for k in range(i, j + 1)
-        ):
-            self.persons.add(normalize(self.toks[names[-1]].text))
         org = any(self.toks[k].lower in ORG_HEADS | PLACE_HEADS for k in range(i, j + 1))
+        if 2 <= len(names) <= 5 and not org:
+            self.persons.add(normalize(self.toks[names[-1]].text))
         embedded: list[_Mention] = []
         for x, y in self._longest(i, j, usable):
-            if self._embeds(x, y, i, j, org, found[self._key(x, y)]):
-                m = mention(x, y)
-                m.type = "embedded"
-                embedded.append(m)
+            key = self._key(x, y)
+            if self._embeds(x, y, i, j, org, found[key]):
+                start, end = self.toks[x].start, self.toks[y].end
+                embedded.append(_Mention(x, y, key, start, end, candidates=list(found[key])))
+                embedded[-1].type = "embedded"
                 continue
-            if any(c.strong or c.population >= 1000 for c in found[self._key(x, y)]):
+            if any(c.strong or c.population >= 1000 for c in found[key]):
                 part = self.text[self.toks[x].start : self.toks[y].end]
                 self.rejected.append(
                     Rejection(
@@ -446,27 +455,7 @@ class Toponyms(Document):
             kept.append((m, cue))
 
         # Pass 1: the story's focus, from the mentions that need no context.
-        votes: dict[str, float] = defaultdict(float)
-        points: dict[str, list[tuple[float, float]]] = defaultdict(list)
-        for m, cue in kept:
-            best = max(m.candidates, key=lambda c: self._score(c, None, None))
-            if m.type == "adjective" and best.country:
-                votes[best.country] += 0.5
-            elif (best.strong or cue or best.population >= 100_000) and best.country:
-                votes[best.country] += 1
-                if best.feature != "country":
-                    points[best.country].append((best.lat, best.lon))
-        focus = max(votes, key=lambda iso: votes[iso]) if votes else None
-        centre: tuple[float, float] | None = None
-        if focus is not None:
-            pts = points.get(focus) or (
-                [self.x._country_points[focus]] if focus in self.x._country_points else []
-            )
-            if pts:
-                centre = (
-                    statistics.median(p[0] for p in pts),
-                    statistics.median(p[1] for p in pts),
-                )
+        focus, centre = self._focus(kept)
 
         # Pass 2: resolve in context; weak GeoNames matches need a cue or the focus region.
         toponyms: list[Toponym] = []
@@ -503,6 +492,33 @@ class Toponyms(Document):
             )
         self.typed.sort(key=lambda t: t.start)
         return toponyms, focus, centre
+
+    def _focus(
+        self, kept: list[tuple[_Mention, bool]]
+    ) -> tuple[str | None, tuple[float, float] | None]:
+        """The story's country (most votes) and the median point of its places there."""
+        votes: dict[str, float] = defaultdict(float)
+        points: dict[str, list[tuple[float, float]]] = defaultdict(list)
+        for m, cue in kept:
+            best = max(m.candidates, key=lambda c: self._score(c, None, None))
+            if m.type == "adjective" and best.country:
+                votes[best.country] += 0.5
+            elif (best.strong or cue or best.population >= 100_000) and best.country:
+                votes[best.country] += 1
+                if best.feature != "country":
+                    points[best.country].append((best.lat, best.lon))
+        focus = max(votes, key=lambda iso: votes[iso]) if votes else None
+        centre: tuple[float, float] | None = None
+        if focus is not None:
+            pts = points.get(focus) or (
+                [self.x._country_points[focus]] if focus in self.x._country_points else []
+            )
+            if pts:
+                centre = (
+                    statistics.median(p[0] for p in pts),
+                    statistics.median(p[1] for p in pts),
+                )
+        return focus, centre
 
     def _not_a_place(self, m: _Mention, persons: set[str]) -> str | None:
         nxt = self._next(m.last)
