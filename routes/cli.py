@@ -7,7 +7,7 @@ import logging
 import sqlite3
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -474,8 +474,8 @@ def geocode(
 @app.command("extract")
 def extract_command(
     story: Annotated[
-        str, typer.Argument(metavar="STORY", help="A story as plain text; - for stdin.")
-    ],
+        str | None, typer.Argument(metavar="STORY", help="A story as plain text; - for stdin.")
+    ] = None,
     output: Annotated[
         Path | None,
         typer.Option(
@@ -497,6 +497,15 @@ def extract_command(
             "--explain", help="Show each place, corridor and figure in its sentence, for review."
         ),
     ] = False,
+    jsonl: Annotated[
+        str | None,
+        typer.Option(
+            "--jsonl",
+            metavar="IN.jsonl",
+            help='Batch: one story a line, {"id", "text"} (optional "date", "publisher"); '
+            'writes one line a story, {"id", "toponyms"}, to -o or stdout. - for stdin.',
+        ),
+    ] = None,
 ) -> None:
     """Draft a scenario from a story: places, movements and figures, each with its evidence."""
     import datetime as dt
@@ -505,6 +514,11 @@ def extract_command(
 
     from routes import extract
 
+    if jsonl is not None or story is None:
+        with _user_errors():
+            if (jsonl is None) == (story is None):
+                raise UsageError("give one STORY file (- for stdin), or --jsonl FILE for a batch")
+        return _extract_jsonl(str(jsonl), output)
     with _user_errors():
         try:
             day = dt.date.fromisoformat(date) if date else None
@@ -531,6 +545,69 @@ def extract_command(
         typer.echo(str(output))
     else:
         typer.echo(document, nl=False)
+
+
+def _extract_jsonl(source: str, output: Path | None) -> None:
+    """``extract --jsonl``: read, extract and write one story at a time (constant memory)."""
+    from routes import extract
+    from routes._io import open_atomically
+
+    with _user_errors():
+        lines = sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
+        with lines, open_atomically(output) if output else nullcontext(sys.stdout) as out:
+            for number, line in enumerate(lines, 1):
+                if line.strip():
+                    story = _jsonl_story(line, f"{source}:{number}")
+                    found = extract.extract(story["text"], **story["options"])
+                    rows = [_toponym_row(t) for t in found.toponyms]
+                    out.write(json.dumps({"id": story["id"], "toponyms": rows}, ensure_ascii=False))
+                    out.write("\n")
+    if output is not None:
+        typer.echo(str(output))
+
+
+def _jsonl_story(line: str, where: str) -> dict[str, Any]:
+    """One ``--jsonl`` line checked: ``id`` and ``text``, optional ``date`` and ``publisher``."""
+    import datetime as dt
+
+    from routes.extract import MAX_STORY_CHARS
+
+    try:
+        record = json.loads(line)
+    except ValueError as exc:
+        raise UsageError(f"{where}: not a JSON object ({exc})") from None
+    if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+        raise UsageError(f'{where}: each line needs "id" and "text" (a string)')
+    if not isinstance(record.get("id"), str | int) or isinstance(record["id"], bool):
+        raise UsageError(f'{where}: "id" must be a string or a number')
+    if len(record["text"]) > MAX_STORY_CHARS:
+        raise UsageError(f"{where}: the text is longer than {MAX_STORY_CHARS:,} characters")
+    try:
+        day = dt.date.fromisoformat(record["date"]) if record.get("date") else None
+    except (TypeError, ValueError):
+        raise UsageError(f'{where}: "date" must look like 2016-12-15') from None
+    publisher = record.get("publisher")
+    if publisher is not None and not isinstance(publisher, str):
+        raise UsageError(f'{where}: "publisher" must be a string')
+    options = {"story_date": day, "publisher": publisher}
+    return {"id": record["id"], "text": record["text"], "options": options}
+
+
+def _toponym_row(toponym: Any) -> dict[str, Any]:
+    """A toponym as ``--jsonl`` writes it; today every accepted toponym is a literal place."""
+    place = toponym.place
+    return {
+        "start": toponym.start,
+        "end": toponym.end,
+        "surface": toponym.text,
+        "type": "literal",
+        "lat": round(place.lat, 5),
+        "lon": round(place.lon, 5),
+        "geonames_id": place.geonames_id,
+        "feature": place.feature,
+        "country": place.country,
+        "confidence": toponym.confidence,
+    }
 
 
 @app.command("corpus")

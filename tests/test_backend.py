@@ -319,6 +319,9 @@ def test_to_networkx_gives_back_the_osmnx_graph(roads: nx.MultiDiGraph) -> None:
 def test_cache_is_rebuilt_when_the_code_changes_or_an_entry_is_broken(
     cache_dir: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    import logging
+
+    monkeypatch.setattr(logging.getLogger("routes"), "propagate", True)  # the CLI turns it off
     pbf = helsinki_pbf()
     first = network.from_osm_file(pbf)
     [old] = _entries(cache_dir, "osm-*.npz")
@@ -338,6 +341,19 @@ def test_cache_is_rebuilt_when_the_code_changes_or_an_entry_is_broken(
         _same_graph(G, network.from_osm_file(pbf))
         assert G.number_of_edges() == first.number_of_edges()
         assert backend.for_graph(G).edges == backend.for_graph(first).edges
+    with np.load(new, allow_pickle=False) as z:  # well-formed arrays that do not fit together
+        arrays = {name: z[name] for name in z.files}
+    for name, broken_column in (
+        ("edges/u", arrays["edges/u"][:-1]),
+        ("edges/geometry_offsets", arrays["edges/geometry_offsets"] + 1),
+    ):
+        with new.open("wb") as f:
+            np.savez(f, **{**arrays, name: broken_column})
+        caplog.clear()
+        with caplog.at_level("WARNING", logger="routes"):
+            G = network.from_osm_file(pbf)
+        assert "building it again" in caplog.text
+        assert G.number_of_edges() == first.number_of_edges()
 
 
 class _Planted:

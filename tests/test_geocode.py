@@ -280,3 +280,11 @@ def test_the_geocoder_takes_the_first_candidate(geocoder: Geocoder) -> None:
         best = geocoder.candidates(name)[0]
         match = geocoder.resolve(name)
         assert (match.lat, match.lon, match.confidence) == (best.lat, best.lon, best.confidence)
+
+
+def test_a_scenarios_own_place_wins_over_the_gazetteers(aleppo: scenario.Scenario) -> None:
+    """A story's own "Idlib" (here: moved 50 km east) is the one its geocoder finds, surely."""
+    idlib = aleppo.place("idlib").model_copy(update={"id": "my-idlib", "lon": 37.2})
+    story = aleppo.model_copy(update={"places": [idlib]})
+    match = Geocoder.for_scenario(story).resolve("Idleb")
+    assert (match.place_id, match.lon, match.confidence) == ("my-idlib", 37.2, 0.95)

@@ -106,3 +106,17 @@ def test_four_concurrent_first_runs_build_the_index_once(tmp_path: Path) -> None
     assert sum("Indexing GeoNames" in err for err in errors) == 1, errors
     assert leftovers(cache) == []
     assert len(list(cache.glob("geonames-*.sqlite"))) == 1
+
+
+def test_a_garbled_check_stamp_means_one_more_check_not_a_rebuild(
+    built_index: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    shutil.copyfile(built_index, cache / built_index.name)
+    assert_taftanaz(geocode(cache, "Taftanaz"))
+    [stamp] = cache.glob("*.verified")
+    stamp.write_bytes(b"\x00garbled{")
+    err = assert_taftanaz(geocode(cache, "Taftanaz"))
+    assert "GeoNames" not in err, err  # the index was whole: checked again, not rebuilt
+    assert json.loads(stamp.read_text())  # and the stamp is whole again

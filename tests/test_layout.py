@@ -192,8 +192,6 @@ def test_nothing_is_pickled() -> None:
 
 #: Modules in rooms other sessions are changing now; not strict, as either may land first.
 _EXPORTS_OWED = {
-    "places/geocoder.py": "places (the geoparse session adds it)",
-    "network/__init__.py": "network (the roads session)",
     "render/assets.py": "render (the map session)",
     "render/geometry.py": "render (the map session)",
 }

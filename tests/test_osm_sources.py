@@ -59,7 +59,7 @@ def test_every_file_format_gives_the_same_graph(formats: dict[str, Path], caches
         for *_, d in graphs[".osm"].edges(data=True)
     }
     assert highways <= network.DRIVABLE, "non-drivable ways (footways, buildings) got in"
-    assert len(list(caches.glob("graphs/*.pickle"))) == len(formats)
+    assert len(list(caches.glob("graphs/*.npz"))) == len(formats)
 
 
 def test_speeds_come_from_maxspeed_or_the_class_table(

@@ -29,7 +29,32 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from routes.network.store import RoadArrays
+    from routes.routing.backend import Router
     from routes.scenario import Scenario
+
+__all__ = [
+    "CIRCUITY",
+    "DRIVABLE",
+    "HIGHWAY_SPEEDS_KPH",
+    "NETWORK_CHOICES",
+    "OSM_SUFFIXES",
+    "OVERPASS_FILTER",
+    "PROXY_MAX_LINK_KM",
+    "PROXY_SPEED_KPH",
+    "REGION_MARGIN_DEG",
+    "avoiding",
+    "cache_path",
+    "choose",
+    "extract_path",
+    "fetch",
+    "from_osm_file",
+    "info",
+    "load_extract",
+    "osm_columns",
+    "proxy_network",
+    "region",
+    "write_roads_xml",
+]
 
 NETWORK_CHOICES = ("auto", "osm", "proxy")
 
@@ -228,13 +253,19 @@ def region(scenario: Scenario) -> tuple[float, float, float, float]:
 
 
 def from_osm_file(path: str | Path) -> nx.MultiDiGraph:
-    """The drivable network in an OSM file (.osm, .osm.bz2, .osm.gz, .osm.pbf), parsed once.
+    """The drivable network in an OSM file (.osm, .osm.bz2, .osm.gz, .osm.pbf), parsed once:
+    :func:`osm_columns` as an osmnx-schema ``MultiDiGraph``, its router kept with it."""
+    G = _as_graph(*osm_columns(path))
+    G.graph["source"] = f"OpenStreetMap file {Path(path).name}"  # the cache may hold a copy
+    return G
 
-    pyosmium reads the :data:`DRIVABLE` ways straight into columns and numpy builds
-    the graph osmnx would (:mod:`routes.network.osmfile`: split at intersections,
-    simplified, speeds and travel times), with no XML and no networkx; the columns and
-    their compiled router are cached by the file's content. The result is the graph as
-    an osmnx-schema ``MultiDiGraph``.
+
+def osm_columns(path: str | Path) -> tuple[RoadArrays, Router]:
+    """The drivable network in an OSM file as columns, and its compiled router; no networkx.
+
+    pyosmium reads the :data:`DRIVABLE` ways straight into columns and numpy builds the
+    graph osmnx would (:mod:`routes.network.osmfile`: split at intersections, simplified,
+    speeds and travel times), with no XML; both are cached by the file's content.
     """
     path = Path(path)
     if not path.is_file():
@@ -253,9 +284,7 @@ def from_osm_file(path: str | Path) -> nx.MultiDiGraph:
         arrays.graph.update(network_source="osm", source="", osm_date="")
         return arrays
 
-    G = _cached(f"osm-{_digest(path)}", build)
-    G.graph["source"] = f"OpenStreetMap file {path.name}"  # the cache may hold a renamed copy
-    return G
+    return _cached(f"osm-{_digest(path)}", build)
 
 
 def write_roads_xml(
@@ -315,7 +344,7 @@ def load_extract(path: str | Path) -> nx.MultiDiGraph:
     import osmnx as ox
 
     path = Path(path)
-    return _cached(f"extract-{_digest(path)}", lambda: ox.load_graphml(path))
+    return _as_graph(*_cached(f"extract-{_digest(path)}", lambda: ox.load_graphml(path)))
 
 
 def fetch(scenario: Scenario) -> nx.MultiDiGraph:
@@ -352,11 +381,8 @@ def fetch(scenario: Scenario) -> nx.MultiDiGraph:
         source=f"Overpass API, bbox {', '.join(f'{v:.4f}' for v in bbox)}",
         osm_date=scenario.story.date.isoformat() if scenario.story.date else "",
     )
-    path = extract_path(scenario)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial")
-    ox.save_graphml(G, partial)
-    partial.replace(path)
+    with atomic_path(extract_path(scenario)) as tmp:
+        ox.save_graphml(G, tmp)
     return G
 
 
@@ -449,8 +475,11 @@ def cache_path(key: str) -> Path:
     return settings.cache_dir / "graphs" / f"{key}-{_build_key()}.npz"
 
 
-def _cached(key: str, build: Callable[[], RoadArrays | nx.MultiDiGraph]) -> nx.MultiDiGraph:
-    """Build a graph once per key and code version; later runs load it without parsing.
+def _cached(
+    key: str, build: Callable[[], RoadArrays | nx.MultiDiGraph]
+) -> tuple[RoadArrays, Router]:
+    """Build a graph's columns and router once per key and code version; later runs map
+    them from the cache without parsing.
 
     The entry (:func:`cache_path`) is data only: the graph's columns
     (:class:`~routes.network.store.RoadArrays`) and its compiled router's arrays, in one
@@ -461,12 +490,12 @@ def _cached(key: str, build: Callable[[], RoadArrays | nx.MultiDiGraph]) -> nx.M
     from routes.routing import backend
 
     path = cache_path(key)
-    G = _load_entry(path)
-    if G is not None:
-        return G
+    entry = _load_entry(path)
+    if entry is not None:
+        return entry
     built = build()
     if isinstance(built, RoadArrays):
-        arrays, G = built, built.to_networkx()
+        arrays = built
         router = backend.Router.from_arrays(
             arrays.nodes["id"],
             arrays.nodes["float:x"],
@@ -475,21 +504,20 @@ def _cached(key: str, build: Callable[[], RoadArrays | nx.MultiDiGraph]) -> nx.M
             arrays.edges["v"],
             {name: arrays.edges[f"float:{name}"] for name in backend.WEIGHTS},
         )
-        backend.remember(G, router)
     else:
-        arrays, G, router = RoadArrays.from_networkx(built), built, backend.for_graph(built)
+        arrays, router = RoadArrays.from_networkx(built), backend.for_graph(built)
     columns = arrays.arrays()
     columns.update({f"router/{k}": v for k, v in router.arrays().items()})
     private_dir(path.parent.parent)
     private_dir(path.parent)
     with atomic_path(path) as tmp:
         write_npz(tmp, columns)
-    return G
+    return arrays, router
 
 
-def _load_entry(path: Path) -> nx.MultiDiGraph | None:
-    """The graph cached at ``path``, its router remembered; None (with a warning if the
-    entry exists but is broken) when there is none to use."""
+def _load_entry(path: Path) -> tuple[RoadArrays, Router] | None:
+    """The columns and router cached at ``path``; None (with a one-line warning if the entry
+    exists but is broken) when there is none to use."""
     from routes.network.store import RoadArrays, read_npz
     from routes.routing import backend
 
@@ -497,12 +525,19 @@ def _load_entry(path: Path) -> nx.MultiDiGraph | None:
         return None
     try:
         arrays = read_npz(path)
-        G = RoadArrays.from_arrays(arrays).to_networkx()
         router = backend.Router.from_saved(
             {k[len("router/") :]: v for k, v in arrays.items() if k.startswith("router/")}
         )
+        return RoadArrays.from_arrays(arrays), router
     except (OSError, ValueError) as exc:
         log.warning("graph cache entry %s is unusable (%s); building it again", path.name, exc)
         return None
+
+
+def _as_graph(arrays: RoadArrays, router: Router) -> nx.MultiDiGraph:
+    """The osmnx-schema graph of ``arrays``, routed on with ``router``."""
+    from routes.routing import backend
+
+    G = arrays.to_networkx()
     backend.remember(G, router)
     return G

@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import math
 import re
+from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
@@ -49,6 +50,8 @@ USEFUL_TAGS_WAY = (
     "lanes", "maxspeed", "name", "oneway", "ref", "service", "tunnel", "width",
 )  # fmt: skip
 
+_USEFUL = frozenset(USEFUL_TAGS_WAY)
+
 #: ``oneway`` values osmnx reads as one-way, and as one-way against the nodes' order.
 ONEWAY_VALUES = frozenset({"yes", "true", "1", "-1", "reverse", "T", "F"})
 REVERSED_VALUES = frozenset({"-1", "reverse", "T"})
@@ -64,9 +67,11 @@ _MILES_TO_KM = 1.60934
 class _Ways:
     """What the file gives: node positions, and each kept way's id, nodes and tags."""
 
-    coords: dict[int, tuple[float, float]]
+    node_ids: array[int]  # every located way node, repeats included
+    lons: array[float]
+    lats: array[float]
     osmids: list[int]
-    refs: list[list[int]]
+    refs: list[array[int]]
     tags: list[dict[str, str]]
 
 
@@ -83,8 +88,10 @@ def road_arrays(
     ids, seg_u, seg_v, seg_way, seg_rev, oneway = _segments(ways)
     if not len(seg_u):
         raise NetworkError(f"{Path(path).name}: no drivable road network in it")
-    x = np.array([ways.coords[i][0] for i in ids.tolist()])
-    y = np.array([ways.coords[i][1] for i in ids.tolist()])
+    all_ids = np.array(ways.node_ids, dtype=np.int64)
+    _ids, first = np.unique(all_ids, return_index=True)
+    x = np.array(ways.lons, dtype=np.float64)[first]
+    y = np.array(ways.lats, dtype=np.float64)[first]
     keep = _largest_component(len(ids), seg_u, seg_v)
     kept = keep[seg_u]
     seg_u, seg_v, seg_way, seg_rev = seg_u[kept], seg_v[kept], seg_way[kept], seg_rev[kept]
@@ -92,12 +99,20 @@ def road_arrays(
     endpoint = _endpoints(len(ids), seg_u, seg_v) & keep
     plain = np.flatnonzero(endpoint[seg_u] & endpoint[seg_v])
     chains = _chains(len(ids), seg_u, seg_v, endpoint)
-    columns, lengths = _edge_attributes(ways, oneway, seg_way, seg_rev, seg_len, plain, chains)
+    columns: dict[str, Coded | NDArray[np.float64]] = dict(
+        _edge_attributes(ways, oneway, seg_way, seg_rev, plain, chains)
+    )
+    heads = chains.seg_offsets[:-1]
+    lengths = np.concatenate([seg_len[plain], _sums_in_order(seg_len[chains.segments], heads)])
     u = np.concatenate([seg_u[plain], chains.start])
     v = np.concatenate([seg_v[plain], chains.end])
-    speed = _speeds(columns["highway"], columns.get("maxspeed"), speeds, fallback)
-    columns["speed_kph"] = speed.tolist()
-    columns["travel_time"] = ((lengths / 1000) / (speed / (60 * 60))).tolist()
+    highway = columns["highway"]
+    maxspeed = columns.get("maxspeed")
+    assert isinstance(highway, tuple) and (maxspeed is None or isinstance(maxspeed, tuple))
+    speed = _speeds(highway, maxspeed, speeds, fallback)
+    columns.update(
+        length=lengths, speed_kph=speed, travel_time=(lengths / 1000) / (speed / (60 * 60))
+    )
     counts = np.concatenate([np.zeros(len(plain), dtype=np.int64), chains.node_counts()])
     offsets = np.zeros(len(u) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
@@ -105,7 +120,7 @@ def road_arrays(
     nodes = np.flatnonzero(endpoint)
     return RoadArrays.from_columns(
         nodes=ids[nodes],
-        node_columns={"y": y[nodes].tolist(), "x": x[nodes].tolist()},
+        node_columns={"y": y[nodes], "x": x[nodes]},
         uvk=np.column_stack([ids[u], ids[v], _keys(u, v, len(ids))]),
         edge_columns=columns,
         geometry=(offsets, xy),
@@ -143,7 +158,7 @@ def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
         if highways is None
         else osmium.filter.TagFilter(*(("highway", value) for value in sorted(highways)))
     )
-    ways = _Ways({}, [], [], [])
+    ways = _Ways(array("q"), array("d"), array("d"), [], [], [])
     try:
         processor = (
             osmium.FileProcessor(str(path), osmium.osm.NODE | osmium.osm.WAY)
@@ -153,16 +168,34 @@ def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
         )
         for way in processor:
             assert isinstance(way, osmium.osm.Way)  # the entity filter lets only ways through
-            run = longest_located_run(way.nodes)
+            run = _located_run(way.nodes)
             if len(run) < 2:
                 continue
-            ways.coords.update((n.ref, (n.location.lon, n.location.lat)) for n in run)
+            ids, lons, lats = zip(*run, strict=True)
+            ways.node_ids.extend(ids)
+            ways.lons.extend(lons)
+            ways.lats.extend(lats)
             ways.osmids.append(way.id)
-            ways.refs.append([ref for ref, _ in groupby(n.ref for n in run)])
-            ways.tags.append({k: way.tags[k] for k in USEFUL_TAGS_WAY if k in way.tags})
+            ways.refs.append(array("q", (ref for ref, _ in groupby(ids))))
+            ways.tags.append({t.k: t.v for t in way.tags if t.k in _USEFUL})
     except RuntimeError as exc:
         raise NetworkError(f"{path.name}: cannot read it as OpenStreetMap data ({exc})") from None
     return ways
+
+
+def _located_run(refs: Any) -> list[tuple[int, float, float]]:
+    """:func:`longest_located_run` as (id, lon, lat), each node's location read once."""
+    best: list[tuple[int, float, float]] = []
+    current: list[tuple[int, float, float]] = []
+    for ref in refs:
+        location = ref.location
+        if location.valid():
+            current.append((ref.ref, location.lon, location.lat))
+            if len(current) > len(best):
+                best = current
+        else:
+            current = []
+    return best
 
 
 def longest_located_run(refs: Any) -> list[Any]:
@@ -183,31 +216,29 @@ def _segments(ways: _Ways) -> tuple[NDArray[Any], ...]:
     """Node ids (ascending) and the segments as node positions, in osmnx's insertion order:
     way by way, forward, then backward for a two-way way; with way index, reversed flag,
     and each way's one-way flag."""
-    us: list[int] = []
-    vs: list[int] = []
-    seg_way: list[int] = []
-    seg_rev: list[bool] = []
-    oneway: list[bool] = []
+    us, vs, seg_way = array("q"), array("q"), array("q")
+    seg_rev, oneway = array("b"), array("b")
     for i, (refs, tags) in enumerate(zip(ways.refs, ways.tags, strict=True)):
         one = tags.get("oneway") in ONEWAY_VALUES or tags.get("junction") == "roundabout"
         if one and tags.get("oneway") in REVERSED_VALUES:
             refs = refs[::-1]
         oneway.append(one)
         k = len(refs) - 1
-        for a, b, rev in ((refs[:-1], refs[1:], False), (refs[1:], refs[:-1], True)):
+        ahead, behind = refs[1:], refs[:-1]
+        for a, b, rev in ((behind, ahead, False), (ahead, behind, True)):
             if rev and one:
                 break
-            us += a
-            vs += b
-            seg_way += [i] * k
-            seg_rev += [rev] * k
-    ids = np.array(sorted(ways.coords), dtype=np.int64)
+            us.extend(a)
+            vs.extend(b)
+            seg_way.extend(array("q", [i]) * k)
+            seg_rev.extend(array("b", [rev]) * k)
+    ids = np.unique(np.array(ways.node_ids, dtype=np.int64))
     return (
         ids,
         np.searchsorted(ids, np.array(us, dtype=np.int64)),
         np.searchsorted(ids, np.array(vs, dtype=np.int64)),
         np.array(seg_way, dtype=np.int64),
-        np.array(seg_rev, dtype=bool),
+        np.array(seg_rev, dtype=np.int8).astype(bool),
         np.array(oneway, dtype=bool),
     )
 
@@ -235,7 +266,7 @@ def _endpoints(n: int, u: NDArray[np.intp], v: NDArray[np.intp]) -> NDArray[np.b
     """osmnx's endpoint rules 1-3 (``simplification._is_endpoint``) for every node."""
     out_deg, in_deg = np.bincount(u, minlength=n), np.bincount(v, minlength=n)
     a, b = np.concatenate([u, v]), np.concatenate([v, u])
-    pairs = np.unique(a * n + b)
+    pairs = _distinct(a * n + b)
     neighbours = np.bincount(pairs // n, minlength=n)
     loops = np.bincount(u[u == v], minlength=n) > 0
     degree = out_deg + in_deg
@@ -270,7 +301,7 @@ def _chains(
     pair_keys, first = np.unique(key, return_index=True)  # first segment of each node pair
     pu, pv = pair_keys // n, pair_keys % n
     a = np.concatenate([pu, pv])
-    neighbour_pairs = np.unique(a * n + np.concatenate([pv, pu]))
+    neighbour_pairs = _distinct(a * n + np.concatenate([pv, pu]))
     nb_of, nb = neighbour_pairs // n, neighbour_pairs % n
     at = np.searchsorted(nb_of, np.arange(n))  # a through node's neighbours: nb[at], nb[at + 1]
     starts = np.flatnonzero(endpoint[pu] & ~endpoint[pv])
@@ -307,6 +338,14 @@ def _chains(
     return _Chains(pu[starts][survivors], cur[survivors], segments, seg_offsets, node_list)
 
 
+def _distinct(values: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Sorted distinct values (numpy 2's hash-based ``unique`` is slower on these)."""
+    ordered = np.sort(values)
+    keep = np.ones(len(ordered), dtype=bool)
+    keep[1:] = ordered[1:] != ordered[:-1]
+    return ordered[keep]
+
+
 def _keys(u: NDArray[np.intp], v: NDArray[np.intp], n: int) -> NDArray[np.int64]:
     """Edge keys: 0, 1, ... over the edges that join the same ``u → v``, in order."""
     key = u.astype(np.int64) * n + v
@@ -323,63 +362,76 @@ def _keys(u: NDArray[np.intp], v: NDArray[np.intp], n: int) -> NDArray[np.int64]
 # --- attributes and speeds -------------------------------------------------------------------
 
 
+#: An attribute column: integer codes (-1: the edge lacks it) into a list of distinct values.
+Coded: TypeAlias = "tuple[NDArray[np.int32], list[Any]]"
+
+
 def _edge_attributes(
     ways: _Ways,
     oneway: NDArray[np.bool_],
     seg_way: NDArray[np.int64],
     seg_rev: NDArray[np.bool_],
-    seg_len: NDArray[np.float64],
     plain: NDArray[np.intp],
     chains: _Chains,
-) -> tuple[dict[str, list[Any]], NDArray[np.float64]]:
-    """Attribute columns of the edges (segments between endpoints, then chains) and their
-    lengths: a chain's attribute is the one value its segments share, else their sorted
-    distinct values; its length the sum of its segments' in order (as osmnx sums them)."""
+) -> dict[str, Coded]:
+    """Attribute columns of the edges (segments between endpoints, then chains), coded way
+    by way: a chain's attribute is the one value its segments share, else their sorted
+    distinct values."""
     heads = chains.seg_offsets[:-1]
-    first = chains.segments[heads]
-    spans_ways = (
-        np.minimum.reduceat(seg_way[chains.segments], heads)
-        != np.maximum.reduceat(seg_way[chains.segments], heads)
-        if len(heads)
-        else np.zeros(0, dtype=bool)
-    )
-    spans_rev = (
-        np.minimum.reduceat(seg_rev[chains.segments], heads)
-        != np.maximum.reduceat(seg_rev[chains.segments], heads)
-        if len(heads)
-        else np.zeros(0, dtype=bool)
-    )
-    mixed = (spans_ways | spans_rev).tolist()
-    seg_lists = np.split(chains.segments, chains.seg_offsets[1:-1]) if len(heads) else []
-
-    def value(name: str, seg: int) -> Any:
-        way = int(seg_way[seg])
-        if name == "osmid":
-            return ways.osmids[way]
-        if name == "oneway":
-            return bool(oneway[way])
+    segs = np.concatenate([plain, chains.segments[heads]])  # whose way an edge keeps
+    spans = np.zeros(len(heads), dtype=bool)
+    for column in (seg_way, seg_rev):
+        if len(heads):
+            picked = column[chains.segments]
+            spans |= np.minimum.reduceat(picked, heads) != np.maximum.reduceat(picked, heads)
+    mixed = np.flatnonzero(spans)
+    per_way: dict[str, list[Any]] = {
+        "osmid": ways.osmids,
+        **{t: [tags.get(t, MISSING) for tags in ways.tags] for t in USEFUL_TAGS_WAY},
+        "oneway": oneway.tolist(),
+    }
+    columns: dict[str, Coded] = {}
+    for name in ["osmid", *USEFUL_TAGS_WAY, "reversed"]:
         if name == "reversed":
-            return bool(seg_rev[seg])
-        return ways.tags[way].get(name, MISSING)
-
-    names = ["osmid", *(t for t in USEFUL_TAGS_WAY if t != "oneway"), "oneway", "reversed"]
-    columns: dict[str, list[Any]] = {}
-    for name in names:
-        column = [value(name, s) for s in plain.tolist()]
-        for i, seg in enumerate(first.tolist()):
-            if not mixed[i]:
-                column.append(value(name, seg))
-                continue
-            found = [x for x in (value(name, s) for s in seg_lists[i].tolist()) if x is not MISSING]
+            vocab: list[Any] = [False, True]
+            index: dict[Any, int] = {(bool, False): 0, (bool, True): 1}
+            seg_codes = seg_rev.astype(np.int32)
+        else:
+            vocab, index, way_codes = _code(per_way[name])
+            seg_codes = way_codes[seg_way]
+        codes = seg_codes[segs]
+        for i in mixed.tolist():
+            lo, hi = int(chains.seg_offsets[i]), int(chains.seg_offsets[i + 1])
+            found = [vocab[c] for c in seg_codes[chains.segments[lo:hi]].tolist() if c >= 0]
             distinct = set(found)
-            column.append(
-                MISSING if not found else found[0] if len(distinct) == 1 else sorted(distinct)
-            )
-        if any(x is not MISSING for x in column):
-            columns[name] = column
-    lengths = np.concatenate([seg_len[plain], _sums_in_order(seg_len[chains.segments], heads)])
-    columns["length"] = lengths.tolist()
-    return columns, lengths
+            value = found[0] if len(distinct) == 1 else sorted(distinct) if found else None
+            if value is None:
+                codes[len(plain) + i] = -1
+                continue
+            key = ("list", tuple(value)) if isinstance(value, list) else (type(value), value)
+            if key not in index:
+                index[key] = len(vocab)
+                vocab.append(value)
+            codes[len(plain) + i] = index[key]
+        if (codes >= 0).any():
+            columns[name] = (codes, vocab)
+    return columns
+
+
+def _code(values: list[Any]) -> tuple[list[Any], dict[Any, int], NDArray[np.int32]]:
+    """Distinct values (MISSING left out), their index by (type, value), and each one's code."""
+    index: dict[Any, int] = {}
+    vocab: list[Any] = []
+    codes = np.full(len(values), -1, dtype=np.int32)
+    for i, value in enumerate(values):
+        if value is MISSING:
+            continue
+        key = (type(value), value)
+        if key not in index:
+            index[key] = len(vocab)
+            vocab.append(value)
+        codes[i] = index[key]
+    return vocab, index, codes
 
 
 def _sums_in_order(values: NDArray[np.float64], heads: NDArray[np.intp]) -> NDArray[np.float64]:
@@ -394,10 +446,10 @@ def _sums_in_order(values: NDArray[np.float64], heads: NDArray[np.intp]) -> NDAr
 
 
 def _speeds(
-    highway: list[Any], maxspeed: list[Any] | None, table: Mapping[str, float], fallback: float
+    highway: Coded, maxspeed: Coded | None, table: Mapping[str, float], fallback: float
 ) -> NDArray[np.float64]:
-    """km/h per edge as ``osmnx.routing.add_edge_speeds(hwy_speeds=table, fallback=...)``."""
-    classes = [h[0] if isinstance(h, list) else h for h in highway]
+    """km/h per edge as ``osmnx.routing.add_edge_speeds(hwy_speeds=table, fallback=...)``,
+    worked out once per distinct value."""
     implicit = _implicit_maxspeeds()
     known: dict[str, float | None] = {}
 
@@ -406,22 +458,32 @@ def _speeds(
             known[text] = _clean_maxspeed(text, implicit)
         return known[text]
 
-    speeds = np.full(len(classes), np.nan)
-    for i, raw in enumerate(maxspeed or []):
+    def speed_of(raw: Any) -> float:
         if isinstance(raw, list):
             parsed = [s for s in (clean(x) for x in raw) if s is not None]
             raw = str(float(np.mean(parsed))) if parsed else "None"
-        if raw is not MISSING:
-            speed = clean(raw)
-            speeds[i] = np.nan if speed is None else speed
-    by_class = dict(table)
-    for name in sorted(set(classes) - set(by_class)):
-        mine = speeds[[c == name for c in classes]]
-        mine = mine[~np.isnan(mine)]
+        speed = clean(raw)
+        return np.nan if speed is None else speed
+
+    speeds = np.full(len(highway[0]), np.nan)
+    if maxspeed is not None:
+        codes, vocab = maxspeed
+        by_value = np.array([speed_of(raw) for raw in vocab] + [np.nan])
+        speeds = by_value[codes]  # code -1 picks the NaN at the end
+    codes, vocab = highway
+    names = [h[0] if isinstance(h, list) else h for h in vocab]
+    classes = sorted(set(names))
+    class_of = np.searchsorted(classes, names)[codes]
+    by_class = np.empty(len(classes))
+    for k, name in enumerate(classes):
+        if name in table:
+            by_class[k] = table[name]
+            continue
         # pandas' group mean sums with compensation: near exact, so in any order
-        by_class[name] = math.fsum(mine.tolist()) / len(mine) if len(mine) else fallback
-    default = np.array([by_class[c] for c in classes], dtype=np.float64)
-    return np.where(np.isnan(speeds), default, speeds)
+        mine = speeds[(class_of == k) & ~np.isnan(speeds)]
+        by_class[k] = math.fsum(mine.tolist()) / len(mine) if len(mine) else fallback
+    result: NDArray[np.float64] = np.where(np.isnan(speeds), by_class[class_of], speeds)
+    return result
 
 
 def _clean_maxspeed(text: str, implicit: Mapping[str, float]) -> float | None:

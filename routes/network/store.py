@@ -24,7 +24,7 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
@@ -87,14 +87,15 @@ class RoadArrays:
         cls,
         *,
         nodes: NDArray[np.int64],
-        node_columns: Mapping[str, list[Any]],
+        node_columns: Mapping[str, Column],
         uvk: NDArray[np.int64],
-        edge_columns: Mapping[str, list[Any]],
+        edge_columns: Mapping[str, Column],
         geometry: tuple[NDArray[np.int64], NDArray[np.float64]],
         graph: Mapping[str, Any],
     ) -> RoadArrays:
-        """Columns from node ids, edges ``(u, v, key)`` rows, attribute columns (one value
-        per row, :data:`MISSING` where a row lacks it) and geometry offsets and points."""
+        """Columns from node ids, edges ``(u, v, key)`` rows, attribute columns and geometry
+        offsets and points. An attribute column is a list (one value per row,
+        :data:`MISSING` where a row lacks it), a float array, or ``(codes, values)``."""
         values: dict[str, list[Any]] = {}
         offsets, xy = geometry
         edges = {
@@ -177,9 +178,34 @@ class RoadArrays:
             missing = {"u", "v", "key", "geometry_offsets", "geometry_xy"} - edges.keys()
             if missing or "id" not in nodes:
                 raise ValueError(f"road arrays without {sorted(missing) or ['id']}")
-            return cls(nodes, edges, meta["graph"], meta["values"])
+            roads = cls(nodes, edges, meta["graph"], meta["values"])
         except (KeyError, TypeError, json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise ValueError(f"not road arrays ({exc!r})") from None
+        roads.check()
+        return roads
+
+    def check(self) -> None:
+        """ValueError unless the columns fit together: lengths, codes, geometry offsets."""
+        for table, n in ((self.nodes, len(self.nodes["id"])), (self.edges, self.n_edges)):
+            for name, column in table.items():
+                if name in ("geometry_offsets", "geometry_xy"):
+                    continue
+                if column.shape != (n,):
+                    raise ValueError(f"column {name} has shape {column.shape}, expected ({n},)")
+                if name.startswith("code:"):
+                    prefix = "node:" if table is self.nodes else "edge:"
+                    vocab = self.values.get(prefix + name[len("code:") :])
+                    if vocab is None or (n and not -1 <= column.min() <= column.max() < len(vocab)):
+                        raise ValueError(f"column {name} has codes without values")
+        offsets, xy = self.edges["geometry_offsets"], self.edges["geometry_xy"]
+        if (
+            offsets.shape != (self.n_edges + 1,)
+            or xy.ndim != 2
+            or offsets[0] != 0
+            or offsets[-1] != len(xy)
+            or (np.diff(offsets) < 0).any()
+        ):
+            raise ValueError("geometry offsets do not fit the edges and points")
 
 
 #: Marks a row without the attribute in a column given to :meth:`RoadArrays.from_columns`.
@@ -192,27 +218,41 @@ def _by_column(rows: list[Mapping[str, Any]], skip: set[str] | None = None) -> d
     return {name: [row.get(name, MISSING) for row in rows] for name in names}
 
 
+#: An attribute column given to :meth:`RoadArrays.from_columns`.
+Column: TypeAlias = "list[Any] | NDArray[np.float64] | tuple[NDArray[np.int32], list[Any]]"
+
+
 def _coded(
-    columns: Mapping[str, list[Any]], prefix: str, values: dict[str, list[Any]]
+    columns: Mapping[str, Column], prefix: str, values: dict[str, list[Any]]
 ) -> dict[str, NDArray[Any]]:
     """``float:<name>`` where every row has a float, else ``code:<name>`` into
     ``values[prefix + name]`` (its distinct values, JSON-able)."""
     out: dict[str, NDArray[Any]] = {}
     for name, column in columns.items():
+        if isinstance(column, np.ndarray):
+            out[f"float:{name}"] = column.astype(np.float64)
+            continue
+        if isinstance(column, tuple):
+            out[f"code:{name}"], values[prefix + name] = column
+            continue
         floats = all(isinstance(value, float | np.floating) for value in column)
         if name in FLOAT_COLUMNS and floats:
             out[f"float:{name}"] = np.array(column, dtype=np.float64)
             continue
-        index: dict[str, int] = {}
+        index: dict[Any, int] = {}
         vocab: list[Any] = []
         codes = np.full(len(column), -1, dtype=np.int32)
         for i, value in enumerate(column):
             if value is MISSING:
                 continue
-            token = json.dumps(value, sort_keys=True)
+            if isinstance(value, str | int | float):  # bool is an int: keyed by type too
+                token: Any = (type(value), value)
+            else:
+                token = json.dumps(value, sort_keys=True)
+                value = json.loads(token)
             if token not in index:
                 index[token] = len(vocab)
-                vocab.append(json.loads(token))
+                vocab.append(value)
             codes[i] = index[token]
         out[f"code:{name}"] = codes
         values[prefix + name] = vocab

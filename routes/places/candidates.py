@@ -18,6 +18,7 @@ Confidences never rise down the list, so the first candidate is the likeliest.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, replace
 from functools import cache
@@ -205,8 +206,6 @@ def _curated(named: list[tuple[Place, bool]], keep: Keep | None, matched: str) -
 
 
 def _from_place(place: Place, main: bool, matched: str) -> Candidate:
-    import re
-
     gid = re.search(r"GeoNames (\d+)", place.detail or "")
     if place.role == "country":
         level = "country"

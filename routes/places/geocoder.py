@@ -15,6 +15,7 @@ from routes.errors import UnknownPlaceError
 from routes.places.candidates import Candidate, candidates
 from routes.places.curated import Curated, curated_gazetteer
 from routes.places.geonames import Bounds, geonames_in
+from routes.places.names import normalize
 from routes.scenario import Place, Scenario
 
 __all__ = ["REGION_MARGIN_DEG", "Geocoder", "Match"]
@@ -74,10 +75,20 @@ class Geocoder:
 
     @classmethod
     def for_scenario(cls, scenario: Scenario) -> Geocoder:
-        """Scenario places, then the curated gazetteer; the region is the scenario's extent."""
+        """Scenario places, then the curated gazetteer; the region is the scenario's extent.
+
+        A gazetteer place that shares a name with one of the scenario's is left out:
+        the story's own record of a name wins.
+        """
         west, south, east, north = scenario.bounds()
         m = REGION_MARGIN_DEG
-        places = [*scenario.places, *curated_gazetteer().places]
+        own = {normalize(n) for p in scenario.places for n in [p.name, *p.aliases]}
+        others = [
+            p
+            for p in curated_gazetteer().places
+            if not own & {normalize(n) for n in [p.name, *p.aliases]}
+        ]
+        places = [*scenario.places, *others]
         return cls(places, region=(west - m, south - m, east + m, north + m))
 
     def candidates(self, query: str) -> list[Candidate]:

@@ -18,6 +18,7 @@ import logging
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import closing
+from functools import cache
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -142,8 +143,13 @@ def _rows(sql: str, *params: object) -> list[tuple[Any, ...]]:
 
 
 def _index_path() -> Path:
-    versions = "-".join(version(name) for name in SOURCES)
-    return settings.cache_dir / f"geonames-cities500-{versions}-v{INDEX_VERSION}.sqlite"
+    return settings.cache_dir / f"geonames-cities500-{_versions()}-v{INDEX_VERSION}.sqlite"
+
+
+@cache
+def _versions() -> str:
+    """The :data:`SOURCES` packages' versions (read once: each read parses their metadata)."""
+    return "-".join(version(name) for name in SOURCES)
 
 
 def _stat(path: Path) -> tuple[int, int, int] | None:

@@ -26,7 +26,7 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -234,9 +234,14 @@ def areas_named(name: str) -> list[tuple[Area, bool]]:
     >>> [(area.level, area.country, main) for area, main in areas_named("Georgia")]
     [('country', 'GE', True), ('admin1', 'US', True)]
     """
-    key = normalize(name)
+    return list(_named(normalize(name)))
+
+
+@lru_cache(maxsize=65536)
+def _named(key: str) -> tuple[tuple[Area, bool], ...]:
+    """Areas by name key, remembered: extraction asks for the same names again and again."""
     found = [(_area(row), bool(row[-1])) for row in area_rows("key", key)] if key else []
-    return sorted(found, key=lambda item: (item[0].rank, not item[1], -item[0].population))
+    return tuple(sorted(found, key=lambda item: (item[0].rank, not item[1], -item[0].population)))
 
 
 def areas_sounding_like(key: str) -> list[tuple[str, Area, bool]]:
