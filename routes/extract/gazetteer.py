@@ -9,7 +9,7 @@ import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -86,7 +86,8 @@ class Extractor:
             if place.role == "country" and iso:
                 curated_countries.add(iso)
             gid = re.search(r"GeoNames (\d+)", f"{place.detail or ''} {record.source.title}")
-            for i, name in enumerate([place.name, *place.aliases]):
+            extra = COUNTRY_ALIASES.get(iso or "", []) if place.role == "country" else []
+            for i, name in enumerate(dict.fromkeys([place.name, *place.aliases, *extra])):
                 self._curated_index[normalize(name)].append(
                     Candidate(
                         f"curated:{place.id}",
@@ -194,7 +195,15 @@ class Extractor:
                     c.kind == "curated" and km(c.lat, c.lon, t.lat, t.lon) < 2 for c in curated
                 )
             ]
-            areas = [] if countries or curated else _region_candidates(key)
+            areas = [] if curated else _region_candidates(key)
+            if countries:  # a first-level region may share a country's name ("Georgia")
+                areas = [a for a in areas if a.feature == "admin1" and a.primary]
+            # "Homs", "Amman": a city beats the province named after it.
+            own = {t.country for t in towns if t.primary}
+            areas = [
+                replace(a, primary=False) if a.feature == "admin1" and a.country in own else a
+                for a in areas
+            ]
             candidates = _dedupe([*curated, *countries, *areas, *towns])
             if candidates:
                 found[key] = candidates

@@ -382,7 +382,10 @@ class Toponyms(Document):
         prev = self._prev_word(m.first)
         if prev is not None and prev.lower in LOCATIVE:
             return False  # "analysts in London said"
-        if any(c.primary and c.population >= 1_000_000 for c in m.candidates):
+        if any(
+            (c.primary and c.population >= 1_000_000) or c.feature == "country"
+            for c in m.candidates
+        ):
             return False  # "Kyiv said": a capital speaking for its government
         if nxt is not None and nxt.lower in SPEECH_VERBS:
             return True
@@ -555,13 +558,13 @@ class Toponyms(Document):
     @staticmethod
     def _score(c: Candidate, focus: str | None, centre: tuple[float, float] | None) -> float:
         """How likely this candidate is what the story means: prior, then closeness to focus."""
-        if c.kind == "curated":
+        if c.kind == "curated" and c.feature != "country":
             score = 0.6 if c.primary else 0.55
-        elif c.kind == "country":
+        elif c.kind in {"country", "curated"}:
             score = 0.8 if c.primary else 0.75
         elif c.kind == "region":
-            score = {"continent": 0.8, "admin1": 0.7}.get(c.feature, 0.5)
-            score -= 0 if c.primary else 0.1
+            score = {"continent": 0.8, "admin1": 0.95}.get(c.feature, 0.5)
+            score -= 0 if c.primary else (0.35 if c.feature == "admin1" else 0.1)
         else:
             score = (0.3 if c.primary else 0.0) + 0.1 * math.log10(c.population + 10)
         if focus is not None and c.country == focus:
