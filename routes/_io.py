@@ -15,11 +15,18 @@ import re
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from routes.errors import UsageError
 
-__all__ = ["atomic_path", "inside", "open_atomically", "private_dir", "write_atomically"]
+__all__ = [
+    "atomic_path",
+    "inside",
+    "open_atomically",
+    "open_binary_atomically",
+    "private_dir",
+    "write_atomically",
+]
 
 _TEMP = re.compile(r"\.(?P<name>.+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.tmp(?:\..*)?")
 
@@ -36,6 +43,13 @@ def write_atomically(path: str | Path, data: bytes) -> Path:
 def open_atomically(path: str | Path) -> Iterator[TextIO]:
     """A UTF-8 text file to stream ``path`` through; it appears whole on success, else not."""
     with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as f:
+        yield f
+
+
+@contextlib.contextmanager
+def open_binary_atomically(path: str | Path) -> Iterator[BinaryIO]:
+    """A binary file to stream ``path`` through (large arrays need no copy in memory)."""
+    with atomic_path(path) as tmp, open(tmp, "wb") as f:
         yield f
 
 

@@ -656,7 +656,7 @@ def corpus_command(
     _say(
         f"{report.stories} stories: reused {report.reused}, extracted {report.extracted}, "
         f"failed {report.failed}; {report.flows} flows; {report.rate:.1f} stories/s on "
-        f"{report.workers} workers in {report.seconds:.1f} s",
+        f"{report.workers} workers; {report.seconds:.1f} s in all",
         typer.colors.GREEN,
     )
 

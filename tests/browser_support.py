@@ -286,6 +286,31 @@ def open_popup(page: Page, target: Locator | None = None, *, path: Locator | Non
     return text
 
 
+def expand_layers(page: Page) -> None:
+    """Open the (collapsed) layer control as a reader does, by pointing at it."""
+    if page.locator(_LAYERS_OPEN).count():
+        return
+    box = page.locator(".leaflet-control-layers-toggle").bounding_box()
+    assert box, "no layer control"
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.locator(_LAYERS_OPEN).wait_for(state="visible")
+
+
+def collapse_layers(page: Page) -> None:
+    """Move the pointer onto the layer control and off it, which folds it up again."""
+    if not page.locator(_LAYERS_OPEN).count():
+        return
+    box = page.locator(_LAYERS_OPEN).bounding_box()
+    assert box, "no layer control"
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 5)
+    page.mouse.move(0, 0)
+    page.locator(_LAYERS_OPEN).wait_for(state="detached")
+
+
+#: The layer control, unfolded (the time bar borrows its classes, and is always unfolded).
+_LAYERS_OPEN = ".leaflet-control-layers-expanded:not(.leaflet-timeline-control)"
+
+
 def close_popup(page: Page) -> None:
     """Close the open popup, if any, and put the map back where it started.
 

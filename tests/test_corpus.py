@@ -26,7 +26,7 @@ from routes.corpus import run_corpus
 FIXTURES = Path(__file__).parent / "fixtures" / "corpus"
 STORIES = FIXTURES / "stories.jsonl"
 LGL = SHARED / "geoparse-dev" / "lgl.jsonl"
-OUTPUTS = ("stories.jsonl", "flows.parquet", "flows.csv", "locations.csv")
+OUTPUTS = ("stories.jsonl", "flows.parquet", "flows.csv", "locations.csv", "map.html")
 
 
 @pytest.fixture(scope="module")
@@ -168,3 +168,51 @@ def test_a_killed_run_resumes_and_redoes_only_unfinished_work(
     assert (int(counts[1]), int(counts[2])) == (finished, n - finished)
     assert outputs(out) == outputs(tmp_path / "reference")
     assert reference.extracted == n
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def test_an_existing_cluster_of_scheduler_and_two_workers(tmp_path: Path, one_worker: str) -> None:
+    """`dask scheduler` and two `dask worker` processes, as a deployment runs them."""
+    from distributed import Client
+
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    dask = [sys.executable, "-m", "dask"]
+    log = (tmp_path / "cluster.log").open("w")
+    scheduler = [*dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"]
+    started = [subprocess.Popen(scheduler, stdout=log, stderr=log)]
+    try:
+        for _ in range(2):
+            worker = [*dask, "worker", address, "--nthreads", "1", "--no-dashboard"]
+            started.append(subprocess.Popen(worker, stdout=log, stderr=log))
+        with Client(address, timeout="60s") as client:
+            client.wait_for_workers(2, timeout=60)
+        command = [sys.executable, "-m", "routes", "corpus", str(STORIES)]
+        command += ["-o", str(tmp_path / "remote"), "--scheduler", address]
+        run = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr
+        assert "on 2 workers" in run.stderr
+    finally:
+        for process in reversed(started):
+            process.terminate()
+        for process in started:
+            process.wait(timeout=30)
+        log.close()
+    run_corpus(STORIES, tmp_path / "local", scheduler=one_worker)
+    assert outputs(tmp_path / "remote") == outputs(tmp_path / "local")
+
+
+def test_no_scheduler_there_is_one_line_and_exit_2(tmp_path: Path, runner: CliRunner) -> None:
+    address = f"tcp://127.0.0.1:{free_port()}"
+    args = ["corpus", str(STORIES), "-o", str(tmp_path), "--scheduler", address]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and "cannot reach the Dask scheduler" in result.output
+    assert not (tmp_path / "stories.jsonl").exists()

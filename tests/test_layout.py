@@ -83,6 +83,40 @@ def test_render_never_imports_network_or_routing() -> None:
             assert not name.startswith(("routes.network", "routes.routing")), where(path, line)
 
 
+#: Rooms by layer, in the order data flows: a room imports only rooms of lower layers.
+LAYERS: tuple[frozenset[str], ...] = (
+    frozenset({"__init__", "errors", "options", "columns", "text", "datasets"}),
+    frozenset({"_io", "settings", "scenario"}),
+    frozenset({"claims", "places", "routing"}),
+    frozenset({"extract", "network"}),
+    frozenset({"render", "export"}),
+    frozenset({"corpus", "pipeline"}),
+    frozenset({"cli"}),
+    frozenset({"__main__"}),
+)
+
+
+def layer(name: str) -> int:
+    for n, rooms in enumerate(LAYERS):
+        if name in rooms:
+            return n
+    raise AssertionError(f"routes/{name} is in no layer: add it to LAYERS in {__file__}")
+
+
+def test_no_upward_imports() -> None:
+    """The pipeline flows one way: a room never imports a room of its own or a later layer."""
+    for path in modules():
+        here = room(path)
+        for line, name in imported(path):
+            parts = name.split(".")
+            if parts[0] != "routes" or len(parts) < 2:
+                continue
+            there = "__init__" if parts[1] == "__version__" else parts[1]
+            known = there == "__init__" or (PACKAGE / there).is_dir()
+            if there != here and (known or (PACKAGE / f"{there}.py").is_file()):
+                assert layer(there) < layer(here), f"{where(path, line)} imports {name}"
+
+
 @pytest.mark.xfail(strict=True, reason="known: Router.save/load write and read .npz (issue 15)")
 def test_routing_reads_no_files_and_leaves_osmnx_settings_alone() -> None:
     """Rule 3: routing gets graphs and arrays, never paths or global settings."""
@@ -129,8 +163,12 @@ def test_files_are_written_through_the_one_atomic_writer() -> None:
         for line, name in calls(path):
             assert not name.endswith((".write_text", ".write_bytes")), where(path, line)
         for node in ast.walk(tree(path)):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                assert not node.value.endswith(".partial"), where(path, node.lineno)
             if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("open"):
-                modes = [a for a in node.args[1:2] if isinstance(a, ast.Constant)]
+                method = isinstance(node.func, ast.Attribute)  # Path.open(mode), not open(f, mode)
+                given = node.args[:1] if method else node.args[1:2]
+                modes = [a for a in given if isinstance(a, ast.Constant)]
                 modes += [k.value for k in node.keywords if k.arg == "mode"]  # type: ignore[misc]
                 for mode in modes:
                     text = mode.value if isinstance(mode, ast.Constant) else ""

@@ -21,6 +21,8 @@ from browser_support import (
     MapPage,
     click_path,
     close_popup,
+    collapse_layers,
+    expand_layers,
     hover_path,
     map_asset_urls,
     open_map,
@@ -34,8 +36,8 @@ from typer.testing import CliRunner
 
 from routes import cli, render
 from routes import scenario as scenario_module
-from routes.render import places as render_places
 from routes.render import timeline
+from routes.render.labels import story_places
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIO_FILE = REPO / "geodata" / "scenarios" / "aleppo-2016-12.yaml"
@@ -95,11 +97,11 @@ def expected_overlays(story: scenario_module.Scenario) -> dict[str, dict[str, in
     """Overlay name -> how many SVG paths and marker icons it draws (None: some, not fixed here)."""
     corridors = len(story.corridors)
     overlays: dict[str, dict[str, int | None]] = {
-        "Country borders (Natural Earth 1:110m)": {"paths": None, "icons": 0},
+        "Country borders (Natural Earth 1:110m, approximate)": {"paths": None, "icons": 0},
         "Proxy network links near the corridors": {"paths": None, "icons": 0},
         "Areas": {"paths": len(story.areas), "icons": 0},
-        # each corridor: its line, AntPath's moving dashes over it, and an arrowhead
-        "Corridors (proxy network, not real roads)": {"paths": None, "icons": corridors},
+        # each corridor: its line, the moving dashes over it, connectors, and an arrowhead
+        "Corridors (proxy network: not the roads taken)": {"paths": None, "icons": corridors},
         "Incidents": {"paths": 0, "icons": len(story.incidents)},
         # the slider starts on the first day: that day's events are drawn
         "Events by date (use the time slider)": {
@@ -153,7 +155,8 @@ def hostile_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
     first = data["corridors"][0]
     first["name"] = XSS_CORRIDOR
     first["figures"][0]["according_to"] = XSS_ACCORDING
-    next(s for s in data["sources"] if s["id"] == "cnn-2016-12-15")["title"] = XSS_SOURCE
+    cnn = next(s for s in data["sources"] if s["id"] == "cnn-2016-12-15")
+    cnn["title"] = cnn["publisher"] = XSS_SOURCE  # popups and credits cite the publisher
     path = tmp / "hostile.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return render_map(tmp, path)
@@ -188,7 +191,7 @@ def test_screenshot_shows_the_corridors(aleppo: MapPage) -> None:
 
     line = page.locator(".routes-corridor").first
     stroke = line.get_attribute("stroke") or ""
-    assert stroke.lower() == render.STATUS_COLOURS["completed"].lower()
+    assert stroke.lower() == render.CORRIDOR_PALETTE[0].lower()  # the first corridor's own
     opacity = float(line.get_attribute("stroke-opacity") or 1)
     length, weight = line.evaluate("p => [p.getTotalLength(), +p.getAttribute('stroke-width')]")
     colour = tuple(int(stroke[i : i + 2], 16) for i in (1, 3, 5))
@@ -217,23 +220,25 @@ def test_layer_control_lists_every_overlay(
 ) -> None:
     """The page's overlays are all in the control, and include one layer per kind of feature."""
     in_page = overlay_names(aleppo_html.read_text(encoding="utf-8"))
+    expand_layers(aleppo.page)
     in_control = [
         t.strip()
         for t in aleppo.page.locator(".leaflet-control-layers-overlays label").all_inner_texts()
     ]
+    collapse_layers(aleppo.page)
     assert in_control == in_page
     expected = [
         "Areas",
-        "Corridors (proxy network, not real roads)",
+        "Corridors (proxy network: not the roads taken)",
         "Incidents",
         *(
             f"Places: {role}"
             for role in [
                 "origin",
-                "besieged enclave",
+                "besieged town",
                 "destination",
                 "border crossing",
-                "documented waypoint",
+                "place passed on the way",
                 "town or city",
                 "neighbourhood",
             ]
@@ -247,6 +252,7 @@ def test_every_overlay_toggles(aleppo: MapPage, story: scenario_module.Scenario)
     """Unchecking an overlay takes exactly its features off the map; checking brings them back."""
     page = aleppo.page
     expected = expected_overlays(story)
+    expand_layers(page)
     labels = page.locator(".leaflet-control-layers-overlays label")
     assert labels.count() == len(expected)
     for label in labels.all():
@@ -261,6 +267,7 @@ def test_every_overlay_toggles(aleppo: MapPage, story: scenario_module.Scenario)
             assert gone == count if count is not None else gone > 0, (name, kind, before, hidden)
         checkbox.check()
         assert drawn(aleppo) == before, name
+    collapse_layers(page)
     assert page.locator("path.routes-corridor").count() == len(story.corridors)
     assert aleppo.problems()["console"] == []
 
@@ -278,7 +285,7 @@ def test_corridor_popups_give_figures_and_sources(
         text = open_popup(page, path=line)
         texts[corridor.id] = text
         assert corridor.name in text
-        assert "proxy" in text
+        assert "proxy" in text.lower()
         for figure in corridor.figures:
             assert figure.text() in text, (corridor.id, figure)
             assert figure.according_to in text, (corridor.id, figure)
@@ -286,7 +293,7 @@ def test_corridor_popups_give_figures_and_sources(
             assert f"{source.publisher}, {source.date:%d %b %Y}" in text, (corridor.id, figure)
             assert (source.url or f"paragraph {figure.paragraph}") in text, (corridor.id, figure)
     first = texts["eastern-aleppo-to-idlib"]
-    for needle in ["3,000", "Marianne Gasser", "CNN", "proxy network", "Story date"]:
+    for needle in ["3,000", "Marianne Gasser", "CNN", "Proxy network", "15–22 December 2016"]:
         assert needle in first
 
 
@@ -296,25 +303,36 @@ def test_place_popup(aleppo: MapPage, story: scenario_module.Scenario) -> None:
     kafriya = story.place("kafriya")
     text = open_popup(page, place_marker(page, kafriya.name))
     assert kafriya.name in text
-    assert "Besieged enclave" in text
+    assert "Besieged town" in text
     assert f"{kafriya.lat:.5f}, {kafriya.lon:.5f}" in text
-    assert story.source(kafriya.source).title in text
+    source = story.source(kafriya.source)
+    assert (source.publisher or source.title) in text
     assert "Kefreia" in text  # an alias
 
 
 def test_permanent_labels(aleppo: MapPage, story: scenario_module.Scenario) -> None:
-    """Origin, enclaves, destinations and border crossings carry labels without hovering."""
+    """Every place the story names, and the pocket, carry labels without hovering."""
     page = aleppo.page
     page.mouse.move(0, 0)
-    labels = page.locator(".leaflet-tooltip.routes-label")
-    texts = [t.strip() for t in labels.all_inner_texts()]
+    labels = page.locator(".routes-label-place, .routes-label-area")
+    texts = [
+        t.strip()
+        for t, shown in zip(
+            labels.all_inner_texts(), [label.is_visible() for label in labels.all()], strict=True
+        )
+        if shown
+    ]
     for name in LABELS:
         assert name in texts
-    places = render_places.label_directions(story)
-    labelled = sorted([story.place(p).name for p in places] + [a.name for a in story.areas])
-    assert sorted(texts) == labelled
-    for label in labels.all():
-        assert label.is_visible()
+    from shapely.geometry import MultiPoint, Point
+
+    hulls = [
+        MultiPoint([(story.place(p).lon, story.place(p).lat) for p in a.places]).convex_hull
+        for a in story.areas
+    ]
+    for place in story_places(story):  # a place inside an outline is named by its label
+        if not any(h.buffer(1e-4).contains(Point(place.lon, place.lat)) for h in hulls):
+            assert place.name in texts, place.name
 
 
 def test_popup_fits_and_can_be_closed(aleppo: MapPage) -> None:

@@ -17,6 +17,8 @@ from browser_support import (
     TILE_HOSTS,
     CdnResolver,
     MapPage,
+    collapse_layers,
+    expand_layers,
     open_map,
     place_marker,
 )
@@ -53,7 +55,7 @@ def _colours(image: Image.Image) -> tuple[int, int]:
     """How many colours an image has, and how many pixels are near the corridors' colour."""
     rgb = image.convert("RGB")
     colours = rgb.getcolors(rgb.width * rgb.height) or []
-    hex_colour = render.STATUS_COLOURS["under way"]
+    hex_colour = render.CORRIDOR_PALETTE[0]  # the first corridor's own colour
     blue = tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
     near = sum(
         n for n, px in colours if all(abs(a - b) < 40 for a, b in zip(px, blue, strict=True))
@@ -101,25 +103,40 @@ def test_controls_are_there_and_reachable_by_keyboard(page: MapPage) -> None:
         ".leaflet-control-layers-overlays input",
     ]:
         assert p.locator(selector).count() > 0, selector
+    active = (
+        "() => { const e = document.activeElement; return "
+        "(e.className || '') + ' ' + (e.tagName || '') + ' ' + (e.getAttribute('type') || ''); }"
+    )
+
+    def tab(times: int) -> str:
+        reached = [p.evaluate(active)]  # where the focus is, then where Tab takes it
+        for _ in range(times):
+            p.keyboard.press("Tab")
+            reached.append(p.evaluate(active))
+        return "\n".join(reached)
+
     p.locator("body").focus()
-    reached = []
-    for _ in range(60):
-        p.keyboard.press("Tab")
-        reached.append(
-            p.evaluate(
-                "() => { const e = document.activeElement; return "
-                "(e.className || '') + ' ' + (e.tagName || '') + ' ' + "
-                "(e.getAttribute('type') || ''); }"
-            )
-        )
-    joined = "\n".join(reached)
-    for wanted in ["leaflet-control-zoom-in", "fullscreen", "search-input", "checkbox", "radio"]:
+    joined = tab(60)
+    # the search box and the layer control start folded: their buttons take the focus
+    for wanted in ["leaflet-control-zoom-in", "fullscreen", "search-button", "layers-toggle"]:
         assert wanted in joined, f"{wanted} not reachable with Tab:\n{joined}"
+    p.locator(".leaflet-control-search .search-button").focus()
+    p.keyboard.press("Enter")  # unfolds the search box, and puts the focus in it
+    assert p.locator(".leaflet-control-search input").is_visible(), "search does not open"
+    assert "search-input" in p.evaluate(active), "the search box takes no focus"
+    p.locator(".leaflet-control-layers-toggle").focus()
+    p.keyboard.press("Enter")  # unfolds the layer list
+    joined = tab(25)
+    for wanted in ["checkbox", "radio"]:
+        assert wanted in joined, f"{wanted} not reachable with Tab once the layers open:\n{joined}"
+    collapse_layers(p)
 
 
 def test_search_box_finds_a_place(page: MapPage) -> None:
     p = page.page
     before = p.evaluate("() => Object.values(window).find(v => v instanceof L.Map).getCenter()")
+    if not p.locator(".leaflet-control-search input").is_visible():  # the box starts folded
+        p.locator(".leaflet-control-search .search-button").click()
     p.locator(".leaflet-control-search input").press_sequentially("Kafr", delay=50)
     tip = p.locator(".search-tip", has_text=re.compile(r"^Kafriya$"))
     tip.wait_for(state="visible")
@@ -136,6 +153,7 @@ def test_search_box_finds_a_place(page: MapPage) -> None:
 
 def test_no_basemap_keeps_borders_and_roads(page: MapPage) -> None:
     p = page.page
+    expand_layers(p)
     p.locator(".leaflet-control-layers-base label", has_text="No basemap").locator("input").check()
     p.wait_for_timeout(300)
     main_tiles = ".folium-map > .leaflet-map-pane > .leaflet-tile-pane img.leaflet-tile"
@@ -150,6 +168,7 @@ def test_no_basemap_keeps_borders_and_roads(page: MapPage) -> None:
     p.locator(".leaflet-control-layers-base label", has_text="OpenStreetMap").first.locator(
         "input"
     ).check()
+    collapse_layers(p)
 
 
 def test_self_contained_page_needs_no_request(
@@ -183,6 +202,7 @@ def test_self_contained_page_needs_no_request(
     )
     tab.wait_for_timeout(1000)
     assert errors == []
+    expand_layers(tab)
     assert refused, "the basemap should at least have been asked for"
     assert {url.split("/")[2] for url in refused} <= TILE_HOSTS, refused
     # Chromium reports each refused tile; nothing else may complain
@@ -193,9 +213,10 @@ def test_self_contained_page_needs_no_request(
     place_marker(tab, "Kafriya").click()
     popup = tab.locator(".leaflet-popup-content")
     popup.wait_for(state="visible")
-    assert "Besieged enclave" in popup.inner_text()
+    assert "Besieged town" in popup.inner_text()
     tab.evaluate("() => Object.values(window).find(v => v instanceof L.Map).closePopup()")
     assert tab.locator("path.routes-corridor").count() == 3
+    expand_layers(tab)
 
     # every layer toggles, and the time control works, here too
     count = (
@@ -215,6 +236,13 @@ def test_self_contained_page_needs_no_request(
     )
     tab.wait_for_timeout(200)
     assert _rings(MapPage(tab)) == 0
+    assert tab.locator("path.routes-corridor").count() == 0, "after the last day, no corridor"
+    slider.evaluate(  # back to the first day, when every corridor is drawn
+        "(s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }",
+        slider.get_attribute("min"),
+    )
+    tab.wait_for_timeout(200)
+    assert tab.locator("path.routes-corridor").count() == 3
 
     # and the screenshot shows the corridors on the no-basemap background
     shot = ARTEFACTS / "aleppo-self-contained.png"

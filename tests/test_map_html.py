@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +34,13 @@ def aleppo_html(tmp_path_factory: pytest.TempPathFactory) -> str:
     "layer",
     [
         "Places: origin",
-        "Places: besieged enclave",
+        "Places: besieged town",
         "Places: destination",
         "Places: border crossing",
-        "Places: documented waypoint",
+        "Places: place passed on the way",
         "Places: town or city",
         "Places: neighbourhood",
-        "Corridors (proxy network, not real roads)",
+        "Corridors (proxy network: not the roads taken)",
         "Incidents",
         "Areas",
     ],
@@ -110,13 +111,23 @@ def test_accessible_page(aleppo_html: str) -> None:
     for name in ("Eastern Aleppo to Idlib province", "Al-Fu&#x27;ah and Kafriya"):
         assert name in summary
     assert "about 3,000 people according to Marianne Gasser" in summary
-    assert '<details class="routes-legend" open' in aleppo_html and "Okabe" in aleppo_html
-
-
-def test_legend_gives_the_width_scale(aleppo_html: str) -> None:
+    assert '<details class="routes-legend" open' in aleppo_html
+    # each corridor its own colour, from the colour-blind-safe Okabe & Ito palette
     legend = aleppo_html.split('<details class="routes-legend"', 1)[1].split("</details>", 1)[0]
-    assert "3,000 people" in legend and "head count not reported" in legend
-    assert "under way" in legend
+    colours = re.findall(r"border-top:4px \w+ (#[0-9A-Fa-f]{6})", legend)
+    assert len(colours) == 3 and len(set(colours)) == 3, colours
+    assert set(colours) <= set(render.OKABE_ITO.values())
+
+
+def test_legend_gives_each_corridor_its_figure(aleppo_html: str, aleppo: Any) -> None:
+    """The key names each corridor with the figure its line is sized by, says what a thicker
+    line means and which status each line style stands for; no figure the story never gives."""
+    legend = aleppo_html.split('<details class="routes-legend"', 1)[1].split("</details>", 1)[0]
+    for corridor in aleppo.corridors:
+        assert corridor.width_claim().text() in legend, corridor.id
+    assert "A thicker line: more people." in legend
+    assert "under way" in legend and "completed" in legend
+    assert "800 people" not in legend and "--osm" not in legend
 
 
 def test_self_contained_page_links_nothing(tmp_path: Path, runner: Any) -> None:

@@ -137,13 +137,19 @@ def stories_jsonl(records: Iterable[dict[str, Any]]) -> bytes:
 def write_outputs(
     folder: Path, records: list[dict[str, Any]], merged: list[dict[str, Any]]
 ) -> list[Path]:
-    """Write ``stories.jsonl``, ``flows.parquet``, ``flows.csv`` and ``locations.csv``."""
+    """Write ``stories.jsonl``, ``flows.parquet``, ``flows.csv``, ``locations.csv``, ``map.html``.
+
+    Each file is written atomically: a killed run leaves it old or new, never half-written.
+    """
+    from routes.corpus.page import write_map
+
     paths = [write_atomically(inside(folder, "stories.jsonl"), stories_jsonl(records))]
     paths.append(_write_parquet(inside(folder, "flows.parquet"), merged))
     locations, rows = _flowmap_tables(merged)
     for name, frame in (("flows.csv", rows), ("locations.csv", locations)):
         data = frame.map(safe_cell).to_csv(index=False).encode("utf-8")
         paths.append(write_atomically(inside(folder, name), data))
+    paths.append(write_map(folder, merged))
     return paths
 
 

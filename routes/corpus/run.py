@@ -45,14 +45,15 @@ class Report:
     partitions: int
     workers: int
     seconds: float
+    drafting_seconds: float = 0.0  # from the first partition sent to the last one back
     dashboard: str | None = None
     memory: dict[str, int] = field(default_factory=dict)  # worker address -> bytes
     paths: list[Path] = field(default_factory=list)
 
     @property
     def rate(self) -> float:
-        """Stories drafted per second of the run (reused ones not counted)."""
-        return self.extracted / self.seconds if self.seconds else 0.0
+        """Stories drafted per second of drafting (reused ones not counted)."""
+        return self.extracted / self.drafting_seconds if self.drafting_seconds else 0.0
 
 
 def run_corpus(
@@ -92,7 +93,9 @@ def run_corpus(
                 on_cluster(report.dashboard)
             parts = partitions(todo, report.workers, chars=partition_chars)
             report.partitions = len(parts)
+            drafting = time.perf_counter()
             _compute(client, parts, cache, done, progress)
+            report.drafting_seconds = time.perf_counter() - drafting
             report.memory = _memory(client)
     records = [done[h] for h in hashes]
     report.failed = sum(r["status"] != "ok" for r in records)

@@ -329,30 +329,12 @@ class Toponyms(Document):
 
     def _cover(self, i: int, j: int, usable: set[tuple[int, int]]) -> list[tuple[int, int]] | None:
         """Split tokens ``i..j`` into place names, longest first; None if some word is left."""
-        parts: list[tuple[int, int]] = []
-        x = i
-        while x <= j:
-            for y in range(min(j, x + 6), x - 1, -1):
-                if (x, y) in usable:
-                    parts.append((x, y))
-                    x = y + 1
-                    break
-            else:
-                return None
-        return parts
+        parts, whole = _longest_parts(i, j, usable)
+        return parts if whole else None
 
     def _longest(self, i: int, j: int, usable: set[tuple[int, int]]) -> list[tuple[int, int]]:
-        parts: list[tuple[int, int]] = []
-        x = i
-        while x <= j:
-            for y in range(min(j, x + 6), x - 1, -1):
-                if (x, y) in usable:
-                    parts.append((x, y))
-                    x = y + 1
-                    break
-            else:
-                x += 1
-        return parts
+        """The place names in tokens ``i..j``, longest first, skipping words that are none."""
+        return _longest_parts(i, j, usable)[0]
 
     # -- context cues
 
@@ -616,3 +598,23 @@ class Toponyms(Document):
         if n > 1:
             bits.append(f"best of {n} candidates")
         return "; ".join(bits)
+
+
+def _longest_parts(
+    i: int, j: int, usable: set[tuple[int, int]]
+) -> tuple[list[tuple[int, int]], bool]:
+    """Place names in tokens ``i..j`` (at most 7 words each), longest first; and whether
+    they cover every word."""
+    parts: list[tuple[int, int]] = []
+    whole = True
+    x = i
+    while x <= j:
+        for y in range(min(j, x + 6), x - 1, -1):
+            if (x, y) in usable:
+                parts.append((x, y))
+                x = y + 1
+                break
+        else:
+            whole = False
+            x += 1
+    return parts, whole

@@ -510,8 +510,7 @@ def _cached(
     columns.update({f"router/{k}": v for k, v in router.arrays().items()})
     private_dir(path.parent.parent)
     private_dir(path.parent)
-    with atomic_path(path) as tmp:
-        write_npz(tmp, columns)
+    write_npz(path, columns)
     return arrays, router
 
 

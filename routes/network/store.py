@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
+from routes._io import open_binary_atomically
+
 if TYPE_CHECKING:
     import networkx as nx
     from numpy.typing import NDArray
@@ -281,11 +283,11 @@ def _geometry(rows: list[Mapping[str, Any]]) -> tuple[NDArray[np.int64], NDArray
 
 
 def write_npz(path: str | Path, arrays: Mapping[str, NDArray[Any]]) -> None:
-    """Write ``arrays`` as an uncompressed ``.npz`` at ``path`` (no object arrays)."""
+    """Write ``arrays`` as an uncompressed ``.npz`` at ``path``, atomically (no object arrays)."""
     for name, array in arrays.items():
         if np.asarray(array).dtype.hasobject:
             raise ValueError(f"array {name!r} holds Python objects; store data only")
-    with Path(path).open("wb") as f:
+    with open_binary_atomically(path) as f:
         np.savez(f, allow_pickle=False, **{name: np.asarray(a) for name, a in arrays.items()})
 
 

@@ -15,18 +15,20 @@ from routes.render.page import build_map, page, save
 from routes.render.png import save_png
 from routes.render.style import (
     BORDER_COLOUR,
+    CORRIDOR_PALETTE,
     NETWORK_COLOUR,
     OKABE_ITO,
     ROLE_STYLE,
-    STATUS_COLOURS,
+    STATUS_STYLE,
 )
 
 __all__ = [
     "BORDER_COLOUR",
+    "CORRIDOR_PALETTE",
     "NETWORK_COLOUR",
     "OKABE_ITO",
     "ROLE_STYLE",
-    "STATUS_COLOURS",
+    "STATUS_STYLE",
     "build_map",
     "escape",
     "page",

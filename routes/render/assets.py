@@ -44,6 +44,8 @@ ASSETS: dict[str, Asset] = {
         Asset("https://code.jquery.com/jquery-3.7.1.min.js", "jquery@3.7.1", "dist/jquery.min.js"),
         Asset("https://cdn.jsdelivr.net/npm/leaflet-ant-path@1.1.2/dist/leaflet-ant-path.min.js",
               "leaflet-ant-path@1.1.2", "dist/leaflet-ant-path.js"),
+        Asset("https://cdn.jsdelivr.net/npm/leaflet-polylineoffset@1.1.1/leaflet.polylineoffset.min.js",
+              "leaflet-polylineoffset@1.1.1", "leaflet.polylineoffset.js"),
         Asset("https://cdn.jsdelivr.net/npm/leaflet.fullscreen@3.0.0/Control.FullScreen.min.js",
               "leaflet.fullscreen@3.0.0", "Control.FullScreen.js"),
         Asset("https://cdn.jsdelivr.net/npm/leaflet.fullscreen@3.0.0/Control.FullScreen.css",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Any
 
 from routes.columns import first_tag
@@ -135,3 +136,43 @@ def _rounded(line: Any, precision: int) -> Any:
     keep[1:] = (np.diff(coords, axis=0) != 0).any(axis=1)
     coords = coords[keep]
     return LineString(coords.tolist()) if len(coords) > 1 else Point(coords[0].tolist())
+
+
+def parallel_offsets(lines: list[Any], widths: list[float], *, near_m: float = 60.0) -> list[float]:
+    """Pixel offsets that keep corridors on shared links apart, each to its right.
+
+    Each line is offset to the right of its direction of travel by half its width, so
+    two corridors running opposite ways over the same links fall on either side. A
+    corridor that runs the same way as an earlier one over a stretch of it is stacked
+    beyond that one. ``widths`` are the drawn widths in pixels.
+    """
+    offsets: list[float] = []
+    for k, (line, width) in enumerate(zip(lines, widths, strict=True)):
+        offset = width / 2 + 1
+        for j in range(k):
+            if lines[j] is not None and line is not None and _same_way(line, lines[j], near_m):
+                offset = max(offset, offsets[j] + widths[j] / 2 + width / 2 + 1)
+        offsets.append(offset)
+    return offsets
+
+
+def _same_way(line: Any, other: Any, near_m: float) -> bool:
+    """Whether ``line`` runs along ``other`` in the same direction for a stretch."""
+    import geopandas as gpd
+    import shapely
+
+    if line.geom_type != "LineString" or other.geom_type != "LineString":
+        return False
+    to_local, _back = local_projection(gpd.GeoSeries([line, other], crs="EPSG:4326"))
+    a, b = (shapely.transform(g, to_local) for g in (line, other))
+    steps = [a.interpolate(f, normalized=True) for f in (i / 60 for i in range(61))]
+    along = [b.project(p) if b.distance(p) < near_m else None for p in steps]
+    same = sum(1 for x, y in itertools.pairwise(along) if x is not None and y is not None and y > x)
+    return same >= 3
+
+
+def metres_between(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Great-circle distance between two (lon, lat) points, metres (WGS84 ellipsoid)."""
+    from pyproj import Geod
+
+    return float(Geod(ellps="WGS84").inv(a[0], a[1], b[0], b[1])[2])

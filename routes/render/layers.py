@@ -3,29 +3,25 @@
 from __future__ import annotations
 
 import json
-import math
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from routes.render.credits import cite
+from routes.render.labels import Label, area_label, country_label
 from routes.render.markup import escape, script
-from routes.render.popups import corridor_rows, figure_rows, headline, popup, source_text
+from routes.render.popups import days_text, distance_text, duration_text, figure_rows, popup
 from routes.render.style import (
     ALTERNATIVE_COLOUR,
+    AREA_COLOUR,
     BASEMAPS,
     BORDER_COLOUR,
     COORD_PRECISION,
     NETWORK_COLOUR,
     NETWORK_NEAR_M,
     NO_BASEMAP,
-    OTHER_STATUS_COLOUR,
-    ROLE_STYLE,
-    STATUS_COLOURS,
     known,
     latlon,
-    line_width,
-    network_source,
-    peak_people,
 )
 
 if TYPE_CHECKING:
@@ -38,9 +34,9 @@ if TYPE_CHECKING:
 __all__ = [
     "add_alternatives",
     "add_areas",
+    "add_avoided",
     "add_basemaps",
     "add_borders",
-    "add_corridors",
     "add_incidents",
     "add_network",
 ]
@@ -73,8 +69,9 @@ def add_basemaps(m: folium.Map) -> None:
     )
 
 
-def add_borders(m: folium.Map, scenario: Scenario) -> None:
-    """Country borders for context, from Natural Earth 1:110m where the data is installed."""
+def add_borders(m: folium.Map, scenario: Scenario) -> tuple[Any, list[Label]]:
+    """Muted country borders for context, from Natural Earth 1:110m where the data is
+    installed, and the countries' names as area labels; ``(None, [])`` without the data."""
     import folium
     import geopandas as gpd
     from shapely.geometry import box
@@ -83,9 +80,9 @@ def add_borders(m: folium.Map, scenario: Scenario) -> None:
     try:
         path = Path(str(files(package).joinpath(resource)))
     except ModuleNotFoundError:
-        return
+        return None, []
     if not path.is_file():
-        return
+        return None, []
     west, south, east, north = scenario.bounds()
     area = box(west - 5, south - 5, east + 5, north + 5)
     countries = gpd.read_file(path, bbox=area.bounds)
@@ -102,17 +99,25 @@ def add_borders(m: folium.Map, scenario: Scenario) -> None:
             if not geom.is_empty
         ],
     }
-    folium.GeoJson(
+    layer = folium.GeoJson(
         data,
-        name="Country borders (Natural Earth 1:110m)",
+        name="Country borders (Natural Earth 1:110m, approximate)",
         interactive=False,
         style_function=lambda _f: {
             "color": BORDER_COLOUR,
-            "weight": 1,
-            "dashArray": "6 4",
+            "weight": 1.5,
+            "opacity": 0.8,
+            "dashArray": "9 4 2 4",
             "fill": False,
         },
     ).add_to(m)
+    near = box(west - 0.2, south - 0.2, east + 0.2, north + 0.2)
+    labels = [
+        country_label(name, shape, (west, south, east, north))
+        for name, shape in zip(countries["name"], countries.geometry, strict=True)
+        if shape.intersects(near)
+    ]
+    return layer, [label for label in labels if label["at"]]
 
 
 def add_network(m: folium.Map, G: nx.MultiDiGraph, corridors: gpd.GeoDataFrame) -> None:
@@ -140,82 +145,17 @@ def add_network(m: folium.Map, G: nx.MultiDiGraph, corridors: gpd.GeoDataFrame) 
     ).add_to(m)
 
 
-def add_corridors(
-    m: folium.Map, scenario: Scenario, corridors: gpd.GeoDataFrame, *, animate: bool
-) -> None:
-    import folium
-    from folium import plugins
-
-    suffix = " (proxy network, not real roads)" if network_source(corridors) == "proxy" else ""
-    group = folium.FeatureGroup(name=f"Corridors{suffix}")
-    group.add_to(m)
-    peak = peak_people(corridors)
-    for row in corridors.itertuples(index=False):
-        if row.geometry is None or row.geometry.geom_type != "LineString":
-            continue
-        corridor = scenario.corridor(row.corridor_id)
-        people = known(row.people)
-        locations = [latlon(y, x) for x, y in row.geometry.coords]
-        colour = STATUS_COLOURS.get(row.status, OTHER_STATUS_COLOUR)
-        weight = line_width(people, peak)
-        folium.PolyLine(
-            locations,
-            color=colour,
-            weight=weight,
-            opacity=0.9,
-            dash_array=None if people is not None or animate else "8 6",
-            popup=popup(row.name, corridor_rows(row._asdict(), scenario)),
-            tooltip=escape(f"{row.name}: {headline(corridor)}"),
-            class_name=f"routes-corridor routes-corridor-{escape(row.corridor_id)}",
-        ).add_to(group)
-        if animate:  # dashes running the way people moved, over the line; clicks go to the line
-            ants = plugins.AntPath(
-                locations,
-                color=colour,
-                weight=max(2, weight / 2),
-                opacity=0.9,
-                delay=1600,
-                dash_array=[10, 30],
-                pulse_color="#FFFFFF",
-            )
-            ants.options["interactive"] = False  # folium's path_options drops `interactive`
-            ants.add_to(group)
-        add_arrow(group, row.geometry, colour)
-
-
-def add_arrow(group: folium.FeatureGroup, line: Any, colour: str) -> None:
-    """An arrowhead two-thirds along the line, pointing the way people moved."""
-    import folium
-
-    ahead = line.interpolate(0.67, normalized=True)
-    behind = line.interpolate(0.66, normalized=True)
-    dx = (ahead.x - behind.x) * math.cos(math.radians(ahead.y))
-    bearing = math.degrees(math.atan2(dx, ahead.y - behind.y))
-    svg = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="22" height="22" viewBox="0 0 22 22" '
-        f'style="transform:rotate({bearing:.0f}deg)" aria-hidden="true"><path d="M11 2 L19 19 '
-        f'L11 14 L3 19 Z" fill="{colour}" stroke="#FFFFFF" stroke-width="1.5"/></svg>'
-    )
-    folium.Marker(
-        latlon(ahead.y, ahead.x),
-        interactive=False,
-        keyboard=False,
-        icon=folium.DivIcon(
-            html=svg, icon_size=(22, 22), icon_anchor=(11, 11), class_name="routes-arrow"
-        ),
-    ).add_to(group)
-
-
 def add_alternatives(m: folium.Map, alternatives: gpd.GeoDataFrame) -> None:
     import folium
 
     group = folium.FeatureGroup(name="Alternative routes").add_to(m)
     for row in alternatives.itertuples(index=False):
+        proxy = row.network_source == "proxy"
         rows = [
             ("Corridor", row.name),
             ("Alternative", f"#{row.rank}"),
-            ("Length", f"{row.length_km:.1f} km"),
-            ("Travel time", f"{row.travel_time_h:.1f} h"),
+            ("Distance", distance_text(row.length_km, proxy=proxy)),
+            ("Time on the road", duration_text(row.travel_time_h, proxy=proxy)),
             ("Cost over the best route", f"+{row.extra_cost_pct:.0f}%"),
             ("Length off other routes", f"{row.differs_share:.0%}"),
             ("Road mix", row.highway_share),
@@ -244,11 +184,10 @@ def add_incidents(m: folium.Map, scenario: Scenario) -> None:
         figures = ", ".join(f.text() for f in incident.figures)
         rows = [
             ("What", incident.description),
-            ("Date", incident.date.isoformat() if incident.date else "not given"),
+            ("Date", days_text(incident.date, incident.end)),
             ("Where", place.name),
             ("Location", incident.location_note or "as reported"),
             *figure_rows(incident.figures, scenario),
-            ("Story date", scenario.story.day()),
         ]
         folium.Marker(
             location=latlon(place.lat, place.lon),
@@ -263,13 +202,16 @@ def add_incidents(m: folium.Map, scenario: Scenario) -> None:
         ).add_to(group)
 
 
-def add_areas(m: folium.Map, scenario: Scenario) -> None:
+def add_areas(m: folium.Map, scenario: Scenario) -> tuple[Any, list[Label], set[str]]:
+    """Outlined areas (the pocket) with their names as area labels; returns the layer,
+    the labels and the ids of the places inside an outline (the area's label names them)."""
     import folium
-    from shapely.geometry import MultiPoint
+    from shapely.geometry import MultiPoint, Point
 
     if not scenario.areas:
-        return
+        return None, [], set()
     group = folium.FeatureGroup(name="Areas").add_to(m)
+    labels, inside = [], set()
     for area in scenario.areas:
         places = [scenario.place(p) for p in area.places]
         hull = MultiPoint([(p.lon, p.lat) for p in places]).convex_hull
@@ -278,24 +220,48 @@ def add_areas(m: folium.Map, scenario: Scenario) -> None:
         rows = [
             ("Outline", area.method),
             ("Drawn from", ", ".join(p.name for p in places)),
-            ("Source", source_text(area.source, None, scenario)),
-            ("Story date", scenario.story.day()),
+            ("Source", cite(scenario.source(area.source))),
         ]
         folium.Polygon(
             locations=[latlon(y, x) for x, y in hull.exterior.coords],
-            color=ROLE_STYLE["origin"][0],
-            weight=2,
+            color=AREA_COLOUR,
+            weight=1.5,
             fill=True,
-            fill_opacity=0.2,
+            fill_opacity=0.12,
             dash_array="4 4",
             popup=popup(area.name, rows),
-            tooltip=folium.Tooltip(
-                escape(area.name),
-                permanent=True,
-                direction="right",
-                class_name="routes-label routes-area",
-            ),
+            tooltip=escape(area.name),
+            class_name="routes-area",
         ).add_to(group)
+        labels.append(area_label(area.name, hull))
+        inside |= {p.id for p in scenario.places if hull.buffer(1e-4).contains(Point(p.lon, p.lat))}
+    return group, labels, inside
+
+
+def add_avoided(m: folium.Map, areas: gpd.GeoDataFrame | None) -> tuple[Any, list[Label]]:
+    """The areas routes were kept out of (``--avoid``), hatched and named."""
+    import folium
+
+    if areas is None or areas.empty:
+        return None, []
+    group = folium.FeatureGroup(name="Areas the routes avoid").add_to(m)
+    labels = []
+    names = areas["name"] if "name" in areas else [None] * len(areas)
+    for i, (name, shape) in enumerate(zip(names, areas.geometry, strict=True), start=1):
+        title = str(name) if known(name) is not None else f"Area avoided {i}"
+        for polygon in getattr(shape, "geoms", [shape]):
+            folium.Polygon(
+                locations=[latlon(y, x) for x, y in polygon.exterior.coords],
+                color="#333333",
+                weight=1.5,
+                fill=True,
+                fill_opacity=1,
+                popup=popup(title, [("What", "Routes were drawn so as not to enter this area")]),
+                tooltip=escape(title),
+                class_name="routes-avoid",
+            ).add_to(group)
+        labels.append(area_label(title, shape) | {"layers": ["avoided"]})
+    return group, labels
 
 
 #: A warning triangle drawn inline: no icon font or image to fetch.

@@ -5,86 +5,80 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from routes.render.markup import escape
-from routes.render.popups import headline
-from routes.render.style import (
-    OTHER_STATUS_COLOUR,
-    ROLE_STYLE,
-    STATUS_COLOURS,
-    UNKNOWN_WIDTH,
-    line_width,
-    network_source,
-    peak_people,
-    width_samples,
-)
+from routes.render.popups import PROXY_NOTE, distance_text, lead
+from routes.render.style import STATUS_STYLE, corridor_colours, network_source, status_style
 
 if TYPE_CHECKING:
     import geopandas as gpd
-    import networkx as nx
 
     from routes.scenario import Scenario
 
-__all__ = [
-    "legend_html",
-    "proxy_note",
-    "summary_html",
-    "title_html",
-]
+__all__ = ["legend_html", "summary_html", "title_html"]
 
 
 def title_html(scenario: Scenario) -> str:
+    """The map's heading: the story's title, date and publisher."""
     story = scenario.story
     draft = "DRAFT: " if scenario.is_draft else ""  # undated, or review items left
-    day = f"{story.date:%d %B %Y}" if story.date else "date not given"
+    day = f"{story.date.day} {story.date:%B %Y}" if story.date else "date not given"
     return (
         f'<div class="routes-title" role="heading" aria-level="1">{draft}{escape(story.title)}'
         f"<span>{day} · {escape(story.publisher)}</span></div>"
     )
 
 
-def legend_html(
-    scenario: Scenario, corridors: gpd.GeoDataFrame, network: nx.MultiDiGraph | None
-) -> str:
-    peak = peak_people(corridors)
-    statuses = dict.fromkeys(corridors["status"])
-    status_items = [
-        f'<li><i class="line" style="border-top:5px solid '
-        f'{STATUS_COLOURS.get(s, OTHER_STATUS_COLOUR)}"></i>{escape(s)}</li>'
-        for s in statuses
-    ]
-    width_items = [
-        f'<li><i class="line" style="border-top:{line_width(v, peak)}px solid #555"></i>'
-        f"{v:,} people</li>"
-        for v in width_samples(peak)
-    ]
-    width_items.append(
-        f'<li><i class="line" style="border-top:{UNKNOWN_WIDTH}px solid #555"></i>'
-        "head count not reported</li>"
-    )
-    corridor_items = [
-        f"<li>{escape(row.name)}: {escape(headline(scenario.corridor(row.corridor_id)))}</li>"
+def legend_html(scenario: Scenario, corridors: gpd.GeoDataFrame, *, avoided: bool = False) -> str:
+    """The key, compact and collapsible: each corridor with its colour and the story's own
+    figure, what the line styles mean, the symbols drawn, and how the lines were drawn."""
+    colours = corridor_colours(list(corridors["corridor_id"]))
+    corridor_items = []
+    for row in corridors.itertuples(index=False):
+        dash, opacity, _status = status_style(row.status)
+        style = "dashed" if dash else "solid"
+        corridor_items.append(
+            f'<li><i class="line" style="border-top:4px {style} {colours[row.corridor_id]};'
+            f'opacity:{opacity}"></i>{escape(row.name)}: '
+            f"{escape(lead(scenario.corridor(row.corridor_id)))}</li>"
+        )
+    looks: dict[tuple[str | None, float], list[str]] = {}
+    statuses = [  # every status a line takes on some day, as the time control steps
+        s
         for row in corridors.itertuples(index=False)
+        for s in [row.status, *(p.status for p in scenario.corridor(row.corridor_id).phases)]
     ]
-    roles = {p.role for p in scenario.places}
-    place_items = [
-        f'<li><i class="dot" style="background:{colour}"></i>{escape(label)}</li>'
-        for role, (colour, _r, label) in ROLE_STYLE.items()
-        if role in roles
-    ]
-    if scenario.incidents:
-        place_items.append('<li><i class="tri"></i>Incident</li>')
-    network = (
-        f"Routes drawn on a proxy network ({escape(proxy_note(network))}); pass an OpenStreetMap "
-        "extract with --osm for real roads."
-        if network_source(corridors) == "proxy"
-        else "Routes drawn on OpenStreetMap roads."
+    order = list(STATUS_STYLE)
+    for status in sorted(set(statuses), key=lambda s: order.index(s) if s in order else 99):
+        dash, opacity, text = status_style(status)
+        looks.setdefault((dash, opacity), []).append(text)
+    status_items = (
+        [
+            f'<li><i class="line" style="border-top:3px {"dashed" if d else "solid"} #444;'
+            f'opacity:{o}"></i>{escape(_or(texts))}</li>'
+            for (d, o), texts in looks.items()
+        ]
+        if len(looks) > 1
+        else []
     )
+    symbols = []
+    if scenario.areas:
+        symbols.append('<li><i class="area"></i>Outlined area</li>')
+    if avoided:
+        symbols.append('<li><i class="avoid"></i>Area the routes avoid</li>')
+    if scenario.incidents:
+        symbols.append('<li><i class="tri"></i>Incident</li>')
+    drawn = (
+        PROXY_NOTE + " Distances are estimates."
+        if network_source(corridors) == "proxy"
+        else "Lines follow OpenStreetMap roads; times are estimates."
+    )
+    people = corridors["people"].notna().any() if "people" in corridors else False
+    width = "<p>A thicker line: more people.</p>" if people else ""
     return (
-        '<details class="routes-legend" open aria-label="Legend"><summary>Legend</summary>'
-        f"<h3>Corridors, by status</h3><ul>{''.join(status_items)}</ul>"
-        f"<h3>Line width: people moved</h3><ul>{''.join(width_items)}</ul>"
-        f'<ul class="plain">{"".join(corridor_items)}</ul>'
-        f"<h3>Places</h3><ul>{''.join(place_items)}</ul><p>{network}</p>"
-        "<p>Colours: Okabe &amp; Ito palette, readable with colour blindness.</p></details>"
+        '<details class="routes-legend" open aria-label="Key"><summary>Key</summary>'
+        f'<ul class="corridors">{"".join(corridor_items)}</ul>'
+        + (f"<ul>{''.join(status_items)}</ul>" if status_items else "")
+        + (f"<ul>{''.join(symbols)}</ul>" if symbols else "")
+        + f"{width}<p>{escape(drawn)}</p></details>"
     )
 
 
@@ -94,9 +88,10 @@ def summary_html(scenario: Scenario, corridors: gpd.GeoDataFrame) -> str:
     for row in corridors.itertuples(index=False):
         corridor = scenario.corridor(row.corridor_id)
         figures = "; ".join(f"{f.text()} according to {f.according_to}" for f in corridor.figures)
+        proxy = row.network_source == "proxy"
         route = (
-            f"{row.length_km:.0f} km, about {row.travel_time_h:.1f} hours on the "
-            f"{row.network_source} network"
+            distance_text(row.length_km, proxy=proxy)
+            + (" along straight links between the places" if proxy else " on OpenStreetMap roads")
             if row.route_status == "ok"
             else "no route found"
         )
@@ -111,9 +106,6 @@ def summary_html(scenario: Scenario, corridors: gpd.GeoDataFrame) -> str:
     )
 
 
-def proxy_note(network: nx.MultiDiGraph | None) -> str:
-    """The proxy network's assumptions, as the graph states them."""
-    facts = network.graph if network is not None else {}
-    if "circuity" not in facts:
-        return "great-circle links, assumed speed"
-    return f"great-circle links × {facts['circuity']}, {facts['speed_kph']:g} km/h assumed"
+def _or(words: list[str]) -> str:
+    """``"under way, resumed or completed"``."""
+    return " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 2 else words)

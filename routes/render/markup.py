@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from routes.render.css import CSS, HATCH
 from routes.text import for_display
 
 if TYPE_CHECKING:
@@ -81,36 +82,6 @@ def sequential_ids() -> Iterator[None]:
         Element._generate_id = original  # type: ignore[method-assign]
 
 
-CSS = """
-.routes-title{position:absolute;top:10px;left:50%;transform:translateX(-50%);z-index:1000;
-  background:#fff;padding:6px 14px;border-radius:4px;box-shadow:0 1px 4px rgba(0,0,0,.4);
-  font:600 16px/1.3 system-ui,sans-serif;text-align:center}
-.routes-title span{display:block;font-weight:400;font-size:13px;color:#333}
-.routes-legend{position:absolute;top:215px;left:10px;z-index:1000;max-width:300px;
-  max-height:calc(100vh - 330px);overflow:auto;background:#fff;padding:8px 10px;border-radius:4px;
-  box-shadow:0 1px 4px rgba(0,0,0,.4);font:12px/1.4 system-ui,sans-serif}
-.routes-legend summary{font-weight:600;font-size:13px;cursor:pointer}
-.routes-legend h3{margin:6px 0 2px;font-size:12px}
-.routes-legend ul{list-style:none;margin:0 0 4px;padding:0}
-.routes-legend ul.plain li{margin-left:2px;color:#333}
-.routes-legend p{margin:2px 0}
-.routes-legend i{display:inline-block;margin-right:6px;vertical-align:middle}
-.routes-legend .dot{width:12px;height:12px;border-radius:50%;box-shadow:0 0 0 1px #666}
-.routes-legend .line{width:28px;height:0}
-.routes-legend .tri{width:0;height:0;border:7px solid transparent;border-bottom:12px solid #000;
-  border-top-width:0}
-.routes-popup h4{margin:0 0 6px;font-size:14px}
-.routes-popup th{text-align:left;vertical-align:top;padding-right:8px;white-space:nowrap}
-.routes-popup td{vertical-align:top}
-.routes-label{font-weight:600}
-.routes-arrow,.routes-incident{background:none;border:none}
-.routes-search{pointer-events:none}
-.routes-summary{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);
-  white-space:nowrap}
-.leaflet-control a:focus,.leaflet-control input:focus{outline:3px solid #E69F00}
-"""
-
-
 def add_overlays(m: folium.Map, *escaped_html: str) -> None:
     """Fixed HTML blocks over the map (title, legend, summary), already escaped, and their CSS.
 
@@ -121,6 +92,7 @@ def add_overlays(m: folium.Map, *escaped_html: str) -> None:
     root.header.add_child(markup()(f"<style>{CSS}</style>"), name="routes_css")  # type: ignore[attr-defined]
     for i, block in enumerate(escaped_html):
         root.html.add_child(markup()(block), name=f"routes_overlay_{i}")  # type: ignore[attr-defined]
+    root.html.add_child(markup()(HATCH), name="routes_hatch")  # type: ignore[attr-defined]
 
 
 @cache

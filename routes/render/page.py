@@ -12,19 +12,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from routes._io import write_atomically
+from routes.render.credits import credits
+from routes.render.flows import add_corridors
+from routes.render.labels import place_labels, story_places
 from routes.render.layers import (
     add_alternatives,
     add_areas,
+    add_avoided,
     add_basemaps,
     add_borders,
-    add_corridors,
     add_incidents,
     add_network,
 )
 from routes.render.legend import legend_html, summary_html, title_html
-from routes.render.markup import add_overlays, escape, script, sequential_ids, verbatim_rewraps
+from routes.render.markup import add_overlays, script, sequential_ids, verbatim_rewraps
 from routes.render.places import add_places
-from routes.render.style import ATTRIBUTION
+from routes.render.reader import add_reader
+from routes.render.style import rounded
 from routes.render.timeline import add_timeline
 
 if TYPE_CHECKING:
@@ -58,12 +62,17 @@ def build_map(
     *,
     alternatives: gpd.GeoDataFrame | None = None,
     network: nx.MultiDiGraph | None = None,
+    avoided: gpd.GeoDataFrame | None = None,
     animate: bool = True,
+    embed: bool = False,
 ) -> folium.Map:
     """The story's map: places by role, corridors as directed flows, incidents, areas,
-    the roads used near the corridors, a time control, and the usual map controls."""
+    the roads used near the corridors, a time control, and map controls that yield.
+
+    ``avoided`` are the areas routes were kept out of; ``embed`` leaves out the layer
+    control, search, measuring and minimap, for an iframe in an article.
+    """
     import folium
-    from folium import plugins
 
     from routes.render.geometry import simplified
 
@@ -71,56 +80,90 @@ def build_map(
         m = folium.Map(tiles=None, control_scale=True, zoom_snap=0.25)
         m.default_js, m.default_css = ASSETS_JS, ASSETS_CSS
         add_basemaps(m)
-        add_borders(m, scenario)
+        borders, country_labels = add_borders(m, scenario)
         if network is not None:
             add_network(m, network, corridors)
         drawn = simplified(corridors)  # lean lines; legend and summary read `corridors`
-        add_areas(m, scenario)
+        areas, area_labels, inside = add_areas(m, scenario)
+        avoid_layer, avoid_labels = add_avoided(m, avoided)
         if alternatives is not None and len(alternatives):
             add_alternatives(m, simplified(alternatives))
-        add_corridors(m, scenario, drawn, animate=animate)
-        search_index = add_places(m, scenario)
+        flows = add_corridors(m, scenario, drawn, animate=animate)
+        search_index, place_groups = add_places(m, scenario)
         add_incidents(m, scenario)
-        add_timeline(m, scenario)
-        folium.LayerControl(collapsed=False).add_to(m)
-        plugins.Fullscreen(
-            position="topleft", title="Full screen", title_cancel="Exit full screen"
-        ).add_to(m)
-        plugins.MeasureControl(
-            position="topleft",
-            primary_length_unit="kilometers",
-            secondary_length_unit="meters",
-            primary_area_unit="sqkilometers",
-        ).add_to(m)
-        plugins.Search(
-            search_index,
-            search_label="name",
-            placeholder="Search places",
-            collapsed=False,
-            position="topleft",
-        ).add_to(m)
-        plugins.MiniMap(toggle_display=True, position="bottomright").add_to(m)
+        timeline = add_timeline(m, scenario)
+        _add_controls(m, search_index, embed=embed)
         add_overlays(
             m,
             title_html(scenario),
-            legend_html(scenario, corridors, network),
+            legend_html(scenario, corridors, avoided=avoid_layer is not None),
             summary_html(scenario, corridors),
         )
-        credit = f"Story: {scenario.story.publisher}, {_published(scenario)} · "
         m.add_child(
-            script(  # the text was escaped here: addAttribution writes HTML
+            script(  # every text in it was escaped: addAttribution writes HTML
                 "{{ this._parent.get_name() }}.attributionControl"
                 ".addAttribution({{ this.text|tojson }});",
-                text=escape(credit + ATTRIBUTION),
+                text=credits(scenario, corridors, network, borders=borders is not None),
             )
         )
-        west, south, east, north = scenario.bounds()
-        m.fit_bounds(
-            [[south, west], [north, east]],
-            padding_top_left=(320, 70),
-            padding_bottom_right=(370, 110),
+        labels = place_labels(scenario, inside) + flows.labels + area_labels + avoid_labels
+        labels += country_labels
+        view = _view(scenario, drawn)
+        m.fit_bounds(view)
+        groups = {**flows.groups, **place_groups, "areas": areas, "borders": borders}
+        groups["avoided"] = avoid_layer
+        add_reader(
+            m,
+            {
+                "labels": sorted(labels, key=lambda label: label["rank"]),
+                "fit": view,
+                "corridors": flows.spans,
+            },
+            {key: layer for key, layer in groups.items() if layer is not None},
+            timeline,
         )
     return m
+
+
+def _add_controls(m: folium.Map, search_index: folium.GeoJson, *, embed: bool) -> None:
+    """Controls that yield to the map: collapsed, compact, and fewer in an embed."""
+    import folium
+    from folium import plugins
+
+    if not embed:
+        folium.LayerControl(collapsed=True).add_to(m)
+    plugins.Fullscreen(
+        position="topleft", title="Full screen", title_cancel="Exit full screen"
+    ).add_to(m)
+    if embed:
+        return
+    plugins.MeasureControl(
+        position="topleft",
+        primary_length_unit="kilometers",
+        secondary_length_unit="meters",
+        primary_area_unit="sqkilometers",
+    ).add_to(m)
+    plugins.Search(
+        search_index,
+        search_label="name",
+        placeholder="Search places",
+        collapsed=True,
+        position="topleft",
+    ).add_to(m)
+    plugins.MiniMap(toggle_display=True, position="bottomright", width=120, height=120).add_to(m)
+
+
+def _view(scenario: Scenario, drawn: gpd.GeoDataFrame) -> list[list[float]]:
+    """The default view: the story's places and every drawn corridor, as [[S, W], [N, E]]."""
+    points = [(p.lon, p.lat) for p in story_places(scenario)] or [
+        (p.lon, p.lat) for p in scenario.places
+    ]
+    for geom in drawn.geometry:
+        if geom is not None and not geom.is_empty:
+            west, south, east, north = geom.bounds
+            points += [(west, south), (east, north)]
+    lons, lats = [x for x, _y in points], [y for _x, y in points]
+    return [[rounded(min(lats)), rounded(min(lons))], [rounded(max(lats)), rounded(max(lons))]]
 
 
 def page(m: folium.Map, *, self_contained: bool = False) -> str:
@@ -137,8 +180,3 @@ def page(m: folium.Map, *, self_contained: bool = False) -> str:
 def save(m: folium.Map, path: str | Path, *, self_contained: bool = False) -> Path:
     """Write the page atomically: a failed run leaves no half-written file."""
     return write_atomically(Path(path), page(m, self_contained=self_contained).encode("utf-8"))
-
-
-def _published(scenario: Scenario) -> str:
-    day = scenario.story.published
-    return f"{day:%d %b %Y}" if day else "date not given"

@@ -66,12 +66,9 @@ _PRINT_CSS = (
     ".leaflet-control-minimap,.leaflet-control-measure{display:none!important}"
 )
 
-#: Fit the map to its places again, now that only the legend covers it.
+#: Fit the map to the story's places and every drawn route again, now that only the title,
+#: the key and the credits cover it (the page's own fit measures what is left).
 _REFIT_FOR_PRINT = """() => {
     const map = Object.values(window).find(v => v instanceof L.Map);
-    const bounds = L.latLngBounds([]);
-    map.eachLayer(l => { if (l instanceof L.CircleMarker && l.options.pane === 'routes-places')
-        bounds.extend(l.getLatLng()); });
-    if (bounds.isValid()) map.fitBounds(bounds, {paddingTopLeft: [330, 70],
-        paddingBottomRight: [230, 40], animate: false});
+    if (map.routesFit) map.routesFit();
 }"""

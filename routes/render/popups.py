@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from routes.render.credits import cite
 from routes.render.markup import escape
 from routes.render.style import ROLE_STYLE, known
 
@@ -14,16 +16,31 @@ if TYPE_CHECKING:
     from routes.scenario import Corridor, Figure, Place, Scenario
 
 __all__ = [
+    "PROXY_NOTE",
+    "PROXY_SENTENCE",
     "corridor_rows",
+    "days_text",
+    "distance_text",
+    "duration_text",
     "figure_rows",
     "headline",
+    "lead",
     "place_rows",
     "popup",
-    "source_text",
 ]
+
+#: What the proxy network means, in one plain sentence for readers.
+PROXY_SENTENCE = "Lines join the places in order; they are not the roads taken."
+#: The same, naming the network (the layer control and README call it so).
+PROXY_NOTE = "Proxy network: lines join the places in order; they are not the roads taken."
 
 
 def popup(title: str, rows: Iterable[tuple[str, object]]) -> folium.Popup:
+    """The one popup builder: a heading and a table of rows, every text escaped.
+
+    Rows whose value is empty are left out. The page sizes and pans the popup for the
+    reader's screen (:mod:`routes.render.reader`).
+    """
     import folium
 
     body = "".join(
@@ -33,50 +50,46 @@ def popup(title: str, rows: Iterable[tuple[str, object]]) -> folium.Popup:
         f'<div class="routes-popup"><h4>{escape(title)}</h4><table>{body}</table></div>',
         max_width=420,
         max_height=360,
-        autoPanPaddingTopLeft=[50, 80],
-        autoPanPaddingBottomRight=[380, 40],
     )
 
 
 def place_rows(place: Place, scenario: Scenario) -> list[tuple[str, object]]:
+    """A place's popup: what it is, other spellings, where its coordinate comes from."""
     return [
-        ("Role", ROLE_STYLE[place.role][2]),
+        ("What", ROLE_STYLE[place.role][2]),
         ("Also written", ", ".join(place.aliases)),
         ("Coordinates", f"{place.lat:.5f}, {place.lon:.5f}"),
-        ("Source", source_text(place.source, place.detail, scenario)),
-        ("Story date", scenario.story.day()),
+        ("Location from", cite(scenario.source(place.source), place.detail)),
     ]
 
 
 def corridor_rows(row: dict[str, Any], scenario: Scenario) -> list[tuple[str, object]]:
+    """A corridor's popup: who went where and when, the figures and on whose word,
+    how far (rounded, an estimate on the proxy network) and how the line is drawn."""
     corridor = scenario.corridor(row["corridor_id"])
-    network = (
-        "proxy network: straight links between real places, assumed speed; not real roads"
-        if row["network_source"] == "proxy"
-        else "OpenStreetMap roads"
-    )
+    proxy = row["network_source"] == "proxy"
+    ok = row["route_status"] == "ok"
     return [
         ("From", row["origin"]),
         ("Via", row["via"]),
         ("To", row["destination"]),
-        ("Date", row["date"]),
+        ("Date", days_text(corridor.date, corridor.end)),
         ("Who", row["who"]),
         ("Status", row["status"]),
         *figure_rows(corridor.figures, scenario),
-        ("Length", f"{row['length_km']:.1f} km" if known(row["length_km"]) is not None else ""),
+        ("Distance", distance_text(row["length_km"], proxy=proxy) if ok else ""),
+        ("Time on the road", duration_text(row["travel_time_h"], proxy=proxy) if ok else ""),
+        ("How it is drawn", PROXY_NOTE if proxy else "Along OpenStreetMap roads."),
+        ("No route because", "" if ok else row["no_route_reason"]),
+        ("Roads", "" if proxy else row["roads"]),
         (
-            "Travel time",
-            f"{row['travel_time_h']:.1f} h" if known(row["travel_time_h"]) is not None else "",
+            "Route reported by",
+            "; ".join(
+                cite(scenario.source(r.source), r.detail, r.paragraph)
+                for r in corridor.route_sources
+            ),
         ),
-        ("Routed on", network),
-        ("Route", row["route_status"]),
-        ("No route because", row["no_route_reason"]),
-        ("Road mix", row["highway_share"]),
-        ("Roads", row["roads"]),
-        ("Passes", row["passes"]),
-        ("Route documented by", row["route_sources"]),
         ("Note", row["note"]),
-        ("Story date", scenario.story.day()),
     ]
 
 
@@ -87,9 +100,65 @@ def figure_rows(figures: Iterable[Figure], scenario: Scenario) -> list[tuple[str
     return list(popup_claims(list(figures), scenario))
 
 
-def source_text(source_id: str, detail: str | None, scenario: Scenario) -> str:
-    source = scenario.source(source_id)
-    return " — ".join(p for p in (source.title, detail, source.url) if p)
+def distance_text(km: Any, *, proxy: bool) -> str:
+    """A distance rounded as far as it can be trusted; on the proxy network, an estimate.
+
+    >>> distance_text(74.2, proxy=True)
+    'about 75 km (estimate)'
+    >>> distance_text(7.46, proxy=False)
+    '7.5 km'
+    """
+    if known(km) is None:
+        return ""
+    if not proxy:
+        return f"{km:.1f} km" if km < 10 else f"{km:.0f} km"
+    if km < 1:
+        return "under 1 km (estimate)"
+    step = 1 if km < 10 else 5 if km < 100 else 10
+    return f"about {round(km / step) * step:.0f} km (estimate)"
+
+
+def duration_text(hours: Any, *, proxy: bool) -> str:
+    """A travel time in words, rounded; none on the proxy network, whose speed is assumed.
+
+    >>> duration_text(0.02, proxy=False)
+    'under 10 minutes (estimate)'
+    >>> duration_text(1.9, proxy=False)
+    'about 2 hours (estimate)'
+    """
+    if known(hours) is None or proxy:
+        return ""
+    minutes = hours * 60
+    if minutes < 10:
+        return "under 10 minutes (estimate)"
+    if minutes < 60:
+        return f"about {round(minutes / 5) * 5:.0f} minutes (estimate)"
+    half_hours = round(hours * 2) / 2
+    unit = "hour" if half_hours == 1 else "hours"
+    return f"about {half_hours:g} {unit} (estimate)"
+
+
+def days_text(first: dt.date | None, last: dt.date | None = None) -> str:
+    """A day or a span of days as a reader writes it.
+
+    >>> days_text(dt.date(2016, 12, 15), dt.date(2016, 12, 22))
+    '15–22 December 2016'
+    >>> days_text(None)
+    'not given'
+    """
+    if first is None:
+        return "not given"
+    if last is None or last == first:
+        return f"{first.day} {first:%B %Y}"
+    if (first.year, first.month) == (last.year, last.month):
+        return f"{first.day}–{last.day} {last:%B %Y}"
+    return f"{first.day} {first:%B %Y} – {last.day} {last:%B %Y}"
+
+
+def lead(corridor: Corridor) -> str:
+    """The figure the line is sized by (``line_width``), else :func:`headline`."""
+    chosen = corridor.width_claim()
+    return chosen.text() if chosen is not None else headline(corridor)
 
 
 def headline(corridor: Corridor) -> str:

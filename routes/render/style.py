@@ -10,28 +10,30 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ALTERNATIVE_COLOUR",
-    "ATTRIBUTION",
+    "AREA_COLOUR",
     "BASEMAPS",
     "BORDER_COLOUR",
     "COORD_PRECISION",
-    "LABELLED_ROLES",
+    "CORRIDOR_PALETTE",
     "MAX_WIDTH",
     "MIN_WIDTH",
     "NETWORK_COLOUR",
     "NETWORK_NEAR_M",
     "NO_BASEMAP",
     "OKABE_ITO",
-    "OTHER_STATUS_COLOUR",
+    "OTHER_STATUS_STYLE",
     "PLACES_PANE",
     "ROLE_STYLE",
-    "STATUS_COLOURS",
+    "STATUS_STYLE",
     "UNKNOWN_WIDTH",
+    "corridor_colours",
     "known",
     "latlon",
     "line_width",
     "network_source",
     "peak_people",
     "rounded",
+    "status_style",
     "width_samples",
 ]
 
@@ -50,36 +52,56 @@ OKABE_ITO = {
 }
 
 #: Marker colour, radius (px) and legend label by place role, most prominent first.
+#: Places are drawn in greys so that colour belongs to the corridors alone.
 ROLE_STYLE: dict[str, tuple[str, int, str]] = {
-    "origin": (OKABE_ITO["vermillion"], 9, "Origin"),
-    "enclave": (OKABE_ITO["reddish_purple"], 9, "Besieged enclave"),
-    "destination": (OKABE_ITO["bluish_green"], 9, "Destination"),
-    "border_crossing": (OKABE_ITO["blue"], 8, "Border crossing"),
-    "waypoint": (OKABE_ITO["sky_blue"], 6, "Documented waypoint"),
-    "city": (OKABE_ITO["black"], 5, "Town or city"),
-    "neighbourhood": (OKABE_ITO["orange"], 4, "Neighbourhood"),
+    "origin": ("#222222", 7, "Origin"),
+    "enclave": ("#222222", 7, "Besieged town"),
+    "destination": ("#222222", 7, "Destination"),
+    "border_crossing": ("#555555", 6, "Border crossing"),
+    "waypoint": ("#666666", 5, "Place passed on the way"),
+    "city": ("#888888", 4, "Town or city"),
+    "neighbourhood": ("#AAAAAA", 3, "Neighbourhood"),
 }
 #: The map pane place markers are drawn in.
 PLACES_PANE = "routes-places"
 
-#: Roles whose names stand on the map as labels, not only in popups.
-LABELLED_ROLES = {"origin", "enclave", "destination", "border_crossing"}
+#: One colour per corridor, in the scenario's order (Okabe & Ito, colour-blind safe);
+#: yellow is left out, it does not show on a light basemap.
+CORRIDOR_PALETTE = [
+    OKABE_ITO[name]
+    for name in ("blue", "vermillion", "bluish_green", "reddish_purple", "orange", "sky_blue")
+]
 
-#: Corridor colour by status; any other status is drawn black.
-STATUS_COLOURS = {
-    "under way": OKABE_ITO["blue"],
-    "completed": OKABE_ITO["bluish_green"],
-    "suspended": OKABE_ITO["vermillion"],
-    "planned": OKABE_ITO["orange"],
-    "reported": OKABE_ITO["reddish_purple"],
+#: A corridor's status as line style: (dash pattern or None for solid, opacity, key text).
+STATUS_STYLE: dict[str, tuple[str | None, float, str]] = {
+    "under way": (None, 0.95, "under way"),
+    "resumed": (None, 0.95, "resumed"),
+    "completed": (None, 0.95, "completed"),
+    "planned": ("10 8", 0.9, "planned"),
+    "reported": ("2 7", 0.9, "reported, not confirmed"),
+    "suspended": ("10 8", 0.4, "suspended"),
 }
-OTHER_STATUS_COLOUR = OKABE_ITO["black"]
+OTHER_STATUS_STYLE: tuple[str | None, float, str] = ("2 7", 0.9, "")
+
+
+def status_style(status: str) -> tuple[str | None, float, str]:
+    """Dash, opacity and key text for a corridor status (unknown statuses: dotted)."""
+    dash, opacity, text = STATUS_STYLE.get(status, OTHER_STATUS_STYLE)
+    return dash, opacity, text or status
+
+
+def corridor_colours(corridor_ids: list[str]) -> dict[str, str]:
+    """Each corridor's own colour, by its position in the table (the palette repeats)."""
+    return {cid: CORRIDOR_PALETTE[i % len(CORRIDOR_PALETTE)] for i, cid in enumerate(corridor_ids)}
+
+
 ALTERNATIVE_COLOUR = "#555555"
+AREA_COLOUR = "#6B4C5B"  # the pocket's outline: muted, not a corridor colour
 NETWORK_COLOUR = "#8C8C8C"
-BORDER_COLOUR = "#666666"
+BORDER_COLOUR = "#9E9AA8"  # muted grey-violet, unlike any road or line
 
 #: Line width (px) for corridors without a head count, and the range for those with one.
-UNKNOWN_WIDTH, MIN_WIDTH, MAX_WIDTH = 3, 4, 14
+UNKNOWN_WIDTH, MIN_WIDTH, MAX_WIDTH = 4, 4, 10
 
 #: Decimal places kept for coordinates in the page (5 ≈ 1 m).
 COORD_PRECISION = 5
@@ -95,8 +117,6 @@ BASEMAPS = {
     "Humanitarian (OSM France HOT)": "OpenStreetMap.HOT",
 }
 NO_BASEMAP = "No basemap (borders and roads from the data)"
-
-ATTRIBUTION = "Places: GeoNames (CC BY 4.0) and the sources in each popup"
 
 
 def network_source(corridors: gpd.GeoDataFrame) -> str:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from routes.render.flows import epoch_ms
 from routes.render.markup import escape
 from routes.render.popups import headline
 from routes.render.style import OKABE_ITO, rounded
@@ -43,17 +44,16 @@ def events(scenario: Scenario) -> list[tuple[dt.date, Place, str]]:
     return sorted(found, key=lambda e: (e[0], e[2]))
 
 
-def add_timeline(m: folium.Map, scenario: Scenario) -> None:
-    """Dated events that a time slider steps through, one step per day."""
+def add_timeline(m: folium.Map, scenario: Scenario) -> Any:
+    """Dated events that a time slider steps through, one step per day; returns the
+    timeline layer (None without dated events), which the page also uses to show each
+    corridor on its dates."""
     from folium import plugins
     from folium.utilities import JsCode
 
     events_ = events(scenario)
     if not events_:
-        return
-
-    def epoch_ms(day: dt.date) -> int:
-        return int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp() * 1000)
+        return None
 
     data = {
         "type": "FeatureCollection",
@@ -63,7 +63,7 @@ def add_timeline(m: folium.Map, scenario: Scenario) -> None:
                 "properties": {
                     "start": epoch_ms(day),
                     "end": epoch_ms(day + dt.timedelta(days=1)) - 1,
-                    "label": escape(f"{day:%d %b %Y}: {label}"),
+                    "label": escape(f"{day.day} {day:%b %Y}: {label}"),
                 },
                 "geometry": {
                     "type": "Point",
@@ -85,13 +85,15 @@ def add_timeline(m: folium.Map, scenario: Scenario) -> None:
     )
     timeline.layer_name = "Events by date (use the time slider)"
     timeline.add_to(m)
+    first, last = events_[0][0], events_[-1][0]
     plugins.TimelineSlider(
         auto_play=False,
+        steps=(last - first).days + 1,  # one step per day
         show_ticks=True,
         enable_keyboard_controls=True,
         date_options="YYYY-MM-DD",
-        steps=(events_[-1][0] - events_[0][0]).days + 1,  # one step per day
-        start=epoch_ms(events_[0][0]),
-        end=epoch_ms(events_[-1][0] + dt.timedelta(days=1)),
+        start=epoch_ms(first),
+        end=epoch_ms(last + dt.timedelta(days=1)),
         position="bottomleft",
     ).add_timelines(timeline).add_to(m)
+    return timeline

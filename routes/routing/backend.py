@@ -34,6 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from routes._io import open_binary_atomically
+
 if TYPE_CHECKING:
     import networkx as nx
     from numpy.typing import ArrayLike, NDArray
@@ -251,7 +253,7 @@ class Router:
 
     def save(self, path: str | Path) -> None:
         """Write the arrays to an uncompressed ``.npz`` (loading is a few reads)."""
-        with Path(path).open("wb") as f:
+        with open_binary_atomically(path) as f:
             np.savez(f, allow_pickle=False, **self.arrays())
 
     @classmethod

@@ -1,0 +1,189 @@
+"""Corridors as flows: one colour and one label each, status as line style, width by
+people moved, drawn apart where they share links, an arrowhead at the destination end,
+and a thin dashed connector where a route starts or ends away from its marker."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from typing import TYPE_CHECKING, Any
+
+from routes.render.labels import Label, corridor_label
+from routes.render.markup import escape
+from routes.render.popups import corridor_rows, headline, lead, popup
+from routes.render.style import (
+    corridor_colours,
+    known,
+    latlon,
+    line_width,
+    peak_people,
+    status_style,
+)
+from routes.render.style import network_source as network_of
+
+if TYPE_CHECKING:
+    import folium
+    import geopandas as gpd
+
+    from routes.scenario import Scenario
+
+__all__ = ["CONNECT_M", "Flows", "add_corridors", "corridor_text", "epoch_ms"]
+
+#: A route end further than this from its marker gets a connector, metres.
+CONNECT_M = 30.0
+
+
+class Flows:
+    """What :func:`add_corridors` drew: the layers, labels and date spans the page uses."""
+
+    def __init__(self) -> None:
+        self.groups: dict[str, Any] = {}
+        self.labels: list[Label] = []
+        self.spans: dict[str, tuple[int, int]] = {}
+        self.colours: dict[str, str] = {}
+
+
+def epoch_ms(day: dt.date) -> int:
+    """Milliseconds since 1970 at the start of ``day`` (UTC), as the time slider counts."""
+    return int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp() * 1000)
+
+
+def corridor_text(scenario: Scenario, corridor_id: str) -> str:
+    """A corridor as its label says it: ``"to Idlib · about 3,000 people"``."""
+    corridor = scenario.corridor(corridor_id)
+    return f"to {scenario.place(corridor.destination).name} · {lead(corridor)}"
+
+
+def add_corridors(
+    m: folium.Map, scenario: Scenario, corridors: gpd.GeoDataFrame, *, animate: bool
+) -> Flows:
+    """Every routed corridor in its own layer inside one "Corridors" layer."""
+    import folium
+
+    from routes.render.geometry import parallel_offsets
+
+    suffix = " (proxy network: not the roads taken)" if network_of(corridors) == "proxy" else ""
+    parent = folium.FeatureGroup(name=f"Corridors{suffix}").add_to(m)
+    flows = Flows()
+    flows.groups["corridors"] = parent
+    flows.colours = corridor_colours(list(corridors["corridor_id"]))
+    peak = peak_people(corridors)
+    rows = [
+        r
+        for r in corridors.itertuples(index=False)
+        if r.geometry is not None and r.geometry.geom_type == "LineString"
+    ]
+    widths = [line_width(known(r.people), peak) for r in rows]
+    offsets = parallel_offsets([r.geometry for r in rows], widths)
+    for row, weight, offset in zip(rows, widths, offsets, strict=True):
+        colour = flows.colours[row.corridor_id]
+        group = folium.FeatureGroup(name=row.name, control=False)
+        group.add_to(parent)
+        flows.groups[row.corridor_id] = group
+        _draw(group, scenario, row, colour=colour, weight=weight, offset=offset, animate=animate)
+        corridor = scenario.corridor(row.corridor_id)
+        flows.labels.append(
+            corridor_label(
+                row.corridor_id, corridor_text(scenario, row.corridor_id), row.geometry, colour
+            )
+        )
+        if corridor.date is not None:  # an undated corridor stays drawn on every date
+            last = corridor.end or corridor.date
+            flows.spans[row.corridor_id] = (
+                epoch_ms(corridor.date),
+                epoch_ms(last + dt.timedelta(days=1)) - 1,
+            )
+    return flows
+
+
+def _draw(
+    group: folium.FeatureGroup,
+    scenario: Scenario,
+    row: Any,
+    *,
+    colour: str,
+    weight: float,
+    offset: float,
+    animate: bool,
+) -> None:
+    """One corridor: its line, the moving dashes, the arrowhead and the connectors."""
+    from folium import plugins
+
+    corridor = scenario.corridor(row.corridor_id)
+    dash, opacity, _text = status_style(row.status)
+    locations = [latlon(y, x) for x, y in row.geometry.coords]
+    line = plugins.PolyLineOffset(
+        locations,
+        offset=offset,
+        color=colour,
+        weight=weight,
+        opacity=opacity,
+        dash_array=dash,
+        line_cap="butt",
+        popup=popup(row.name, corridor_rows(row._asdict(), scenario)),
+        tooltip=escape(f"{row.name}: {headline(corridor)}"),
+        class_name=f"routes-corridor routes-corridor-{escape(row.corridor_id)}",
+    )
+    line.add_to(group)
+    if animate and dash is None:  # dashes running the way people moved; clicks go to the line
+        flow = plugins.PolyLineOffset(
+            locations,
+            offset=offset,
+            color="#FFFFFF",
+            weight=max(1.5, weight / 3),
+            opacity=0.8,
+            dash_array="3 17",
+            class_name="routes-flow",
+        )
+        flow.options["interactive"] = False
+        flow.add_to(group)
+    _add_arrow(group, row.geometry, colour, offset)
+    for place_id, end in ((corridor.origin, 0), (corridor.destination, -1)):
+        _add_connector(group, scenario, place_id, row.geometry.coords[end])
+
+
+def _add_arrow(group: folium.FeatureGroup, line: Any, colour: str, offset: float) -> None:
+    """An arrowhead just before the destination, pointing the way people moved."""
+    import folium
+
+    end = line.interpolate(1.0, normalized=True)
+    behind = line.interpolate(max(0.0, line.length - 1e-3))
+    dx = (end.x - behind.x) * math.cos(math.radians(end.y))
+    bearing = math.degrees(math.atan2(dx, end.y - behind.y))
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="22" height="22" viewBox="0 0 22 22" '
+        f'style="transform:rotate({bearing:.0f}deg) translate({offset:.0f}px,14px)" '
+        f'aria-hidden="true"><path d="M11 2 L19 19 L11 14 L3 19 Z" fill="{colour}" '
+        'stroke="#FFFFFF" stroke-width="1.5"/></svg>'
+    )
+    folium.Marker(
+        latlon(end.y, end.x),
+        interactive=False,
+        keyboard=False,
+        icon=folium.DivIcon(
+            html=svg, icon_size=(22, 22), icon_anchor=(11, 11), class_name="routes-arrow"
+        ),
+    ).add_to(group)
+
+
+def _add_connector(
+    group: folium.FeatureGroup, scenario: Scenario, place_id: str, end: tuple[float, float]
+) -> None:
+    """A thin dashed line from a place's marker to where its route starts or ends."""
+    import folium
+
+    from routes.render.geometry import metres_between
+
+    place = scenario.place(place_id)
+    if metres_between((place.lon, place.lat), end) <= CONNECT_M:
+        return
+    line = folium.PolyLine(
+        [latlon(place.lat, place.lon), latlon(end[1], end[0])],
+        color="#444444",
+        weight=1.5,
+        opacity=0.9,
+        dash_array="3 4",
+        class_name="routes-connector",
+    )
+    line.options["interactive"] = False
+    line.add_to(group)

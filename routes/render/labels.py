@@ -1,0 +1,127 @@
+"""Which names stand on the map, in what order of importance, and where they may go.
+
+The page (:mod:`routes.render.reader`) places them without collisions for the
+reader's screen; here each label gets its text, its kind (``place``, ``area``,
+``country``, ``corridor``), candidate anchor points and, for minor places, how many
+zoom levels in from the story's view it appears.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from routes.render.style import ROLE_STYLE, rounded
+
+if TYPE_CHECKING:
+    from routes.scenario import Place, Scenario
+
+__all__ = ["Label", "area_label", "corridor_label", "country_label", "place_labels", "story_places"]
+
+Label = dict[str, Any]
+
+#: Order of drawing when labels compete for room: the first kinds win.
+RANK = {"story": 0, "corridor": 1, "area": 2, "country": 3, "minor": 4}
+
+#: Zoom levels in from the fitted view at which a minor place's name appears, by role.
+MINOR_ZOOM = {"waypoint": 1, "border_crossing": 1, "city": 2, "neighbourhood": 3}
+
+
+def story_places(scenario: Scenario) -> list[Place]:
+    """The places the story's movements and incidents name: where corridors start and end,
+    the besieged towns, where incidents happened, and any place the title or a corridor's
+    name calls by one of its names ("Aleppo", "Bab al-Hawa"). The map is fitted to them."""
+    ids: dict[str, None] = {}
+    for corridor in scenario.corridors:
+        ids.update(dict.fromkeys([corridor.origin, corridor.destination]))
+    for incident in scenario.incidents:
+        ids[incident.place] = None
+    ids.update(dict.fromkeys(p.id for p in scenario.places if p.role in {"origin", "enclave"}))
+    headings = " | ".join([scenario.story.title, *(c.name for c in scenario.corridors)])
+    for place in scenario.places:
+        names = [place.name, *place.aliases]
+        if any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", headings, re.I) for n in names):
+            ids[place.id] = None
+    return [scenario.place(i) for i in ids if scenario.place(i).role in ROLE_STYLE]
+
+
+def place_labels(scenario: Scenario, named_by_area: set[str]) -> list[Label]:
+    """A label for each drawn place: the story's places first, the others as minor ones.
+
+    Places inside an outlined area (``named_by_area``) are named by the area's label.
+    """
+    story = {p.id for p in story_places(scenario)}
+    on_routes = {s for c in scenario.corridors for s in c.stops}
+    labels = []
+    for place in scenario.places:
+        if place.role not in ROLE_STYLE or place.id in named_by_area:
+            continue
+        major = place.id in story
+        zoom = 0 if major else MINOR_ZOOM.get(place.role, 2) + (0 if place.id in on_routes else 1)
+        labels.append(
+            {
+                "text": place.name,
+                "kind": "place",
+                "rank": RANK["story" if major else "minor"] + zoom / 10,
+                "at": [[rounded(place.lat), rounded(place.lon)]],
+                "r": ROLE_STYLE[place.role][1],
+                "zoom": zoom,
+                "layers": [f"role:{place.role}"],
+                "minor": not major,
+            }
+        )
+    return labels
+
+
+def corridor_label(corridor_id: str, text: str, line: Any, colour: str) -> Label:
+    """A corridor's label, on its line: tried near the middle first, then further out."""
+    fractions = (0.5, 0.6, 0.4, 0.7, 0.3, 0.8, 0.2, 0.9)
+    points = [line.interpolate(f, normalized=True) for f in fractions]
+    return {
+        "text": text,
+        "kind": "corridor",
+        "rank": RANK["corridor"],
+        "at": [[rounded(p.y), rounded(p.x)] for p in points],
+        "colour": colour,
+        "layers": ["corridors", corridor_id],
+    }
+
+
+def area_label(name: str, hull: Any) -> Label:
+    """An outlined area's name, at its centre (or beside it when that is taken)."""
+    centre = hull.representative_point()
+    west, south, east, north = hull.bounds
+    points = [
+        (centre.y, centre.x),
+        (north, centre.x),
+        (south, centre.x),
+        (centre.y, east),
+        (centre.y, west),
+    ]
+    return {
+        "text": name,
+        "kind": "area",
+        "rank": RANK["area"],
+        "at": [[rounded(y), rounded(x)] for y, x in points],
+        "layers": ["areas"],
+    }
+
+
+def country_label(name: str, shape: Any, bounds: tuple[float, float, float, float]) -> Label:
+    """A country's name inside the part of it near the story (nothing if it is not near)."""
+    from shapely.geometry import box
+
+    west, south, east, north = bounds
+    points = []
+    for margin in (0.0, 0.3, 1.0, 2.5):
+        part = shape.intersection(box(west - margin, south - margin, east + margin, north + margin))
+        if not part.is_empty and part.area > 0:
+            p = part.representative_point()
+            points.append([rounded(p.y), rounded(p.x)])
+    return {
+        "text": name.upper(),
+        "kind": "country",
+        "rank": RANK["country"],
+        "at": points,
+        "layers": ["borders"],
+    }
