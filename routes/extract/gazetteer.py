@@ -199,7 +199,7 @@ class Extractor:
             if countries:  # a first-level region may share a country's name ("Georgia")
                 areas = [a for a in areas if a.feature == "admin1" and a.primary]
             # "Homs", "Amman": a city beats the province named after it.
-            own = {t.country for t in towns if t.primary}
+            own = {t.country for t in towns if t.primary and t.population >= 100_000}
             areas = [
                 replace(a, primary=False) if a.feature == "admin1" and a.country in own else a
                 for a in areas

@@ -21,6 +21,7 @@ from routes.extract.lexicon import (
     DEMONYMS,
     DIRECTIONS,
     ENGLISH_ARTICLES,
+    GENERIC_WORDS,
     LOCATION_NOUNS,
     LOCATIVE,
     NAME_JOINERS,
@@ -321,7 +322,8 @@ class Toponyms(Document):
             return False  # CNN, AMC, UN
         if (
             x == y
-            and self.toks[x].lower in STOPWORDS | TITLES | ORG_HEADS | DEMONYMS
+            and self.toks[x].lower
+            in STOPWORDS | TITLES | ORG_HEADS | DEMONYMS | GENERIC_WORDS | DIRECTIONS
             and not self.x.is_acronym_name(surface)
         ):
             return False
