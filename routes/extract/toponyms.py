@@ -449,6 +449,8 @@ class Toponyms(Document):
         for m, cue in kept:
             scored = sorted(m.candidates, key=lambda c: self._score(c, focus, centre), reverse=True)
             best = scored[0]
+            if not best.primary and self._abbreviated(m):
+                m.end += 1  # "Kan.", "Fla.": the period belongs to the abbreviation
             surface = self.text[m.start : m.end]
             in_focus = self._in_focus(best, focus, centre)
             if best.kind == "geonames":
@@ -506,6 +508,17 @@ class Toponyms(Document):
                     statistics.median(p[1] for p in pts),
                 )
         return focus, centre
+
+    def _abbreviated(self, m: _Mention) -> bool:
+        """A short capitalised name right before a period: an abbreviation ("Conn.")."""
+        word = self.text[m.start : m.end]
+        return (
+            m.first == m.last
+            and self.text[m.end : m.end + 1] == "."
+            and 2 <= len(word) <= 5
+            and word.isalpha()
+            and word.istitle()
+        )
 
     def _not_a_place(self, m: _Mention, persons: set[str]) -> str | None:
         nxt = self._next(m.last)
