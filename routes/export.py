@@ -97,6 +97,10 @@ def layers(
     }
 
 
+#: The GeoPackage's last-change stamp: fixed, so that exports are reproducible.
+GPKG_TIMESTAMP = "1970-01-01T00:00:00.000Z"
+
+
 def write(
     layers: dict[str, gpd.GeoDataFrame],
     fmt: str,
@@ -117,9 +121,16 @@ def write(
     layers = {k: _displayable(v) for k, v in layers.items() if fmt in TABLES.get(k, FORMATS)}
     if fmt == "gpkg":
         path = inside(folder, f"{stem}.gpkg")
-        with atomic_path(path) as tmp:  # the old file stays until the new one is complete
-            for name, gdf in layers.items():
-                pyogrio.write_dataframe(gdf, tmp, layer=name, driver="GPKG")
+        # GDAL stamps gpkg_contents.last_change with the clock unless OGR_CURRENT_DATE is set;
+        # a fixed stamp keeps the same inputs giving the same file (the field is informative).
+        before = pyogrio.get_gdal_config_option("OGR_CURRENT_DATE")
+        pyogrio.set_gdal_config_options({"OGR_CURRENT_DATE": GPKG_TIMESTAMP})
+        try:
+            with atomic_path(path) as tmp:  # the old file stays until the new one is complete
+                for name, gdf in layers.items():
+                    pyogrio.write_dataframe(gdf, tmp, layer=name, driver="GPKG")
+        finally:
+            pyogrio.set_gdal_config_options({"OGR_CURRENT_DATE": before})
         return [path]
     suffix, driver = {"geojson": (".geojson", "GeoJSON"), "kml": (".kml", "LIBKML")}[fmt]
     paths = []

@@ -142,3 +142,14 @@ def test_max_snap_sets_the_limit(helsinki_osm: Path, helsinki_scenario: Path, ru
             assert "beyond the 0.001 km allowed" in row["no_route_reason"]
     assert any(r["route_status"] == "no_route" for r in tight)
     assert runner.invoke(app, [*base, "--max-snap", "0"]).exit_code == 2
+
+
+@pytest.mark.parametrize("fmt", ["gpkg", "geojson", "kml", "csv"])
+def test_exports_are_reproducible(fmt: str, runner: Any, tmp_path: Path) -> None:
+    """Same inputs, same bytes: GDAL's clock stamp in a GeoPackage is fixed too."""
+    written = []
+    for run in ("first", "second"):
+        result = runner.invoke(app, ["export", "-f", fmt, "--offline", "-o", str(tmp_path / run)])
+        assert result.exit_code == 0, result.output
+        written.append({p.name: p.read_bytes() for p in sorted((tmp_path / run).iterdir())})
+    assert written[0] and written[0] == written[1]

@@ -5,10 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable
-from contextlib import closing
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -251,41 +249,30 @@ def _bundled_curated() -> list[CuratedPlace]:
     return records
 
 
-def _geonames_db() -> sqlite3.Connection:
-    from routes import places as geocode
-
-    return geocode.geonames_db()
-
-
 def _geonames_lookup(keys: set[str]) -> dict[str, list[Candidate]]:
-    """GeoNames cities500 rows for many normalised names at once."""
-    found: dict[str, list[Candidate]] = defaultdict(list)
-    ordered = sorted(keys)
-    with closing(_geonames_db()) as db:
-        for i in range(0, len(ordered), 500):
-            chunk = ordered[i : i + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = db.execute(
-                "SELECT n.key, c.id, c.name, c.lat, c.lon, c.country, c.population "
-                f"FROM names n JOIN cities c ON c.id = n.id WHERE n.key IN ({marks})",
-                chunk,
-            ).fetchall()
-            for key, gid, name, lat, lon, country, population in rows:
-                found[key].append(
-                    Candidate(
-                        f"geonames:{gid}",
-                        name,
-                        lat,
-                        lon,
-                        "populated place",
-                        country,
-                        "geonames",
-                        normalize(name) == key,
-                        int(population or 0),
-                        int(gid),
-                    )
-                )
-    return {k: _dedupe(v) for k, v in found.items()}
+    """GeoNames cities500 towns for each normalised name, as :mod:`routes.places` finds them."""
+    from routes.places.geonames import geonames_named
+
+    found: dict[str, list[Candidate]] = {}
+    for key in sorted(keys):
+        towns = [
+            Candidate(
+                f"geonames:{town.id}",
+                town.name,
+                town.lat,
+                town.lon,
+                "populated place",
+                town.country,
+                "geonames",
+                main,
+                int(town.population or 0),
+                int(town.id),
+            )
+            for town, main in geonames_named(key)
+        ]
+        if towns:
+            found[key] = towns
+    return found
 
 
 def _region_candidates(key: str) -> list[Candidate]:

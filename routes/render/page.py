@@ -30,6 +30,7 @@ from routes.render.places import add_places
 from routes.render.reader import add_reader
 from routes.render.style import rounded
 from routes.render.timeline import add_timeline
+from routes.text import for_display
 
 if TYPE_CHECKING:
     import folium
@@ -108,6 +109,8 @@ def build_map(
         )
         labels = place_labels(scenario, inside) + flows.labels + area_labels + avoid_labels
         labels += country_labels
+        for label in labels:  # names from the story: never bidi controls on the reader's screen
+            label["text"] = for_display(label["text"])
         view = _view(scenario, drawn)
         m.fit_bounds(view)
         groups = {**flows.groups, **place_groups, "areas": areas, "borders": borders}
