@@ -27,6 +27,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 DEV = ROOT.parent / "shared" / "geoparse-dev"
 CORPORA = {"lgl": "lgl.jsonl", "geovirus": "geovirus.jsonl"}
+#: The mention types each corpus annotates: LGL marks demonyms ("Georgian") and places
+#: inside longer names ("Ohio Supreme Court"); GeoVirus's guidelines leave demonyms out.
+TYPES = {
+    "lgl": {"literal", "adjective", "embedded"},
+    "geovirus": {"literal", "embedded"},
+}
 
 
 def articles(corpus: str, split: str = "all", limit: int | None = None) -> Iterator[dict[str, Any]]:
@@ -42,11 +48,13 @@ def articles(corpus: str, split: str = "all", limit: int | None = None) -> Itera
             yield json.loads(line)
 
 
-def predict(article: dict[str, Any]) -> dict[str, Any]:
-    """One prediction line for the scorer."""
+def predict(article: dict[str, Any], types: set[str] = TYPES["lgl"]) -> dict[str, Any]:
+    """One prediction line for the scorer, with the mentions of ``types``."""
     from routes.extract import default_extractor
 
-    found = default_extractor().extract(article["text"]).toponyms
+    found = [
+        t for t in default_extractor().extract(article["text"]).all_toponyms() if t.type in types
+    ]
     return {
         "id": article["id"],
         "toponyms": [
@@ -63,7 +71,8 @@ def score(corpus: str, split: str = "all", limit: int | None = None) -> dict[str
         pred = Path(tmp) / "pred.jsonl"
         gold.write_text("".join(json.dumps(a) + "\n" for a in gold_lines), encoding="utf-8")
         pred.write_text(
-            "".join(json.dumps(predict(a)) + "\n" for a in gold_lines), encoding="utf-8"
+            "".join(json.dumps(predict(a, TYPES[corpus])) + "\n" for a in gold_lines),
+            encoding="utf-8",
         )
         done = subprocess.run(
             [sys.executable, str(DEV / "score.py"), str(pred), "--gold", str(gold), "--json"],
@@ -92,7 +101,7 @@ def errors(corpus: str, split: str, limit: int | None, count: int) -> None:
     for article in articles(corpus, split, limit):
         text = article["text"]
         gold = {(t["start"], t["end"]) for t in article["toponyms"]}
-        pred = {(t["start"], t["end"]) for t in predict(article)["toponyms"]}
+        pred = {(t["start"], t["end"]) for t in predict(article, TYPES[corpus])["toponyms"]}
         for start, end in sorted(gold ^ pred):
             mark = "MISS" if (start, end) in gold else "FP  "
             print(

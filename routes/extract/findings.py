@@ -37,6 +37,7 @@ class Toponym:
     confidence: float
     sentence: int  # 1-based
     why: str  # the evidence, for review
+    type: str = "literal"  # "literal", "adjective" (a demonym) or "embedded" (in a longer name)
 
     def as_dict(self) -> dict[str, Any]:
         c = self.place
@@ -144,6 +145,13 @@ class Extraction:
     review: list[str]
     main_origin: str | None = None
     focus_centre: tuple[float, float] | None = None
+    #: Adjectives ("Russian") and places inside longer names ("Ohio Supreme Court"): for
+    #: review and scoring, never for movements.
+    typed: list[Toponym] = field(default_factory=list)
+
+    def all_toponyms(self) -> list[Toponym]:
+        """Literal and typed toponyms together, in text order."""
+        return sorted([*self.toponyms, *self.typed], key=lambda t: t.start)
 
     def places(self) -> dict[str, Candidate]:
         """Resolved places by ref, in order of first mention."""

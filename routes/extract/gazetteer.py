@@ -7,7 +7,7 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -84,7 +84,8 @@ class Extractor:
             if place.role == "country" and iso:
                 curated_countries.add(iso)
             gid = re.search(r"GeoNames (\d+)", f"{place.detail or ''} {record.source.title}")
-            for i, name in enumerate([place.name, *place.aliases]):
+            extra = COUNTRY_ALIASES.get(iso or "", []) if place.role == "country" else []
+            for i, name in enumerate(dict.fromkeys([place.name, *place.aliases, *extra])):
                 self._curated_index[normalize(name)].append(
                     Candidate(
                         f"curated:{place.id}",
@@ -117,9 +118,39 @@ class Extractor:
                         area.geonames_id,
                     )
                 )
+        self._by_iso: dict[str, Candidate] = {}
+        for c in [*self._curated_index.values(), *self._country_index.values()]:
+            for cand in c:
+                if cand.primary and cand.feature == "country" and cand.country:
+                    self._by_iso.setdefault(cand.country, cand)
+        self.demonyms = self._demonym_countries()
         self._acronyms = {
             name for names in COUNTRY_ALIASES.values() for name in names if name.isupper()
         }
+
+    def country(self, iso: str) -> Candidate | None:
+        """The country ``iso`` as a candidate (curated if curated), for its adjective."""
+        return self._by_iso.get(iso)
+
+    def _demonym_countries(self) -> dict[str, str]:
+        """``normalize``-d demonym → ISO country; the most populous country wins a shared one.
+
+        From countryinfo's demonyms (MIT), singular and plural ("Russian", "Russians").
+        """
+        import countryinfo
+
+        found: dict[str, str] = {}
+        pops: dict[str, int] = {}
+        for record in countryinfo.all_countries():
+            iso = (record.iso() or {}).get("alpha2")
+            word = normalize(record.demonym() or "")
+            area = self._areas.get(iso or "")
+            if not iso or not word or area is None or iso not in self._by_iso:
+                continue
+            for form in (word, word + "s"):
+                if area.population > pops.get(form, -1):
+                    found[form], pops[form] = iso, area.population
+        return found
 
     def _country_names(self) -> dict[str, list[str]]:
         return {
@@ -162,7 +193,15 @@ class Extractor:
                     c.kind == "curated" and km(c.lat, c.lon, t.lat, t.lon) < 2 for c in curated
                 )
             ]
-            areas = [] if countries or curated else _region_candidates(key)
+            areas = [] if curated else _region_candidates(key)
+            if countries:  # a first-level region may share a country's name ("Georgia")
+                areas = [a for a in areas if a.feature == "admin1" and a.primary]
+            # "Homs", "Amman": a city beats the province named after it.
+            own = {t.country for t in towns if t.primary and t.population >= 100_000}
+            areas = [
+                replace(a, primary=False) if a.feature == "admin1" and a.country in own else a
+                for a in areas
+            ]
             candidates = _dedupe([*curated, *countries, *areas, *towns])
             if candidates:
                 found[key] = candidates

@@ -24,6 +24,7 @@ __all__ = [
     "EVACUATION_NOUNS",
     "FOR_DEST_VERBS",
     "FUTURE",
+    "GENERIC_WORDS",
     "GROUP_NOUNS",
     "KIND_NOUNS",
     "LOCATION_NOUNS",
@@ -105,6 +106,16 @@ ORG_HEADS = frozenset(
         cathedral court tribunal airport airline airways station stadium hotel prison radio tv
         television channel network news times post press herald journal media organisation
         organization programme program project crescent cross
+        """
+    )
+)
+
+#: Words that name a kind of place or thing, never a place on their own ("Central", "Valley").
+GENERIC_WORDS = frozenset(
+    _words(
+        """
+        central gulf valley hall area parkway commerce congress equality section metro
+        christmas democrat republican lot plus main inc northwest northeast southwest southeast
         """
     )
 )

@@ -53,6 +53,7 @@ class Run(Toponyms, Figures, Movements):
             self.review,
             main_origin,
             centre,
+            self.typed,
         )
 
 

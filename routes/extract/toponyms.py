@@ -21,6 +21,7 @@ from routes.extract.lexicon import (
     DEMONYMS,
     DIRECTIONS,
     ENGLISH_ARTICLES,
+    GENERIC_WORDS,
     LOCATION_NOUNS,
     LOCATIVE,
     NAME_JOINERS,
@@ -56,10 +57,13 @@ class _Mention:
     end: int
     qualified: bool = False  # "eastern Aleppo" as a curated sub-area
     candidates: list[Candidate] = field(default_factory=list)
+    type: str = "literal"  # or "embedded" (inside a longer name), "adjective" (a demonym)
 
 
 class Toponyms(Document):
     """Step 1 and 2: runs of name-like words, looked up, accepted or rejected, resolved."""
+
+    typed: list[Toponym]  # adjectives and embedded places, set by :meth:`toponyms`
 
     # -- runs of name-like tokens
 
@@ -262,14 +266,30 @@ class Toponyms(Document):
             if any(c.strong for c in found[self._key(x, y)]):
                 return [mention(x, y)]
         # A longer name that contains a place name: an organisation, a person, a building.
+        return self._inside_name(i, j, usable, found)
+
+    def _inside_name(
+        self,
+        i: int,
+        j: int,
+        usable: set[tuple[int, int]],
+        found: dict[str, list[Candidate]],
+    ) -> list[_Mention]:
+        """Places embedded in the longer name ``i..j``; the other parts are rejected."""
         whole = self.text[self.toks[i].start : self.toks[j].end]
         names = [k for k in range(i, j + 1) if self.toks[k].is_namey]
-        if 2 <= len(names) <= 5 and not any(
-            self.toks[k].lower in ORG_HEADS | PLACE_HEADS for k in range(i, j + 1)
-        ):
+        org = any(self.toks[k].lower in ORG_HEADS | PLACE_HEADS for k in range(i, j + 1))
+        if 2 <= len(names) <= 5 and not org:
             self.persons.add(normalize(self.toks[names[-1]].text))
+        embedded: list[_Mention] = []
         for x, y in self._longest(i, j, usable):
-            if any(c.strong or c.population >= 1000 for c in found[self._key(x, y)]):
+            key = self._key(x, y)
+            if self._embeds(x, y, i, j, org, found[key]):
+                start, end = self.toks[x].start, self.toks[y].end
+                embedded.append(_Mention(x, y, key, start, end, candidates=list(found[key])))
+                embedded[-1].type = "embedded"
+                continue
+            if any(c.strong or c.population >= 1000 for c in found[key]):
                 part = self.text[self.toks[x].start : self.toks[y].end]
                 self.rejected.append(
                     Rejection(
@@ -279,7 +299,18 @@ class Toponyms(Document):
                         f"part of the name {whole!r} (organisation, person or building)",
                     )
                 )
-        return []
+        return embedded
+
+    def _embeds(
+        self, x: int, y: int, i: int, j: int, org: bool, candidates: list[Candidate]
+    ) -> bool:
+        """A place inside the longer name ``i..j`` ("Ohio Supreme Court", "U.S. Army")."""
+        strong = any(c.strong for c in candidates)
+        if not (strong or (org and any(c.population >= 1000 for c in candidates))):
+            return False
+        namey = [k for k in range(i, j + 1) if self.toks[k].is_namey]
+        # "George Washington", "Paris Hilton": a person whose first or last name is a place.
+        return org or (x == i and len(namey) > 2) or (strong and x == i and y - x >= 1)
 
     def _usable(self, x: int, y: int, found: dict[str, list[Candidate]]) -> bool:
         key = self._key(x, y)
@@ -291,7 +322,8 @@ class Toponyms(Document):
             return False  # CNN, AMC, UN
         if (
             x == y
-            and self.toks[x].lower in STOPWORDS | TITLES | ORG_HEADS | DEMONYMS
+            and self.toks[x].lower
+            in STOPWORDS | TITLES | ORG_HEADS | DEMONYMS | GENERIC_WORDS | DIRECTIONS
             and not self.x.is_acronym_name(surface)
         ):
             return False
@@ -334,7 +366,10 @@ class Toponyms(Document):
         prev = self._prev_word(m.first)
         if prev is not None and prev.lower in LOCATIVE:
             return False  # "analysts in London said"
-        if any(c.primary and c.population >= 1_000_000 for c in m.candidates):
+        if any(
+            (c.primary and c.population >= 1_000_000) or c.feature == "country"
+            for c in m.candidates
+        ):
             return False  # "Kyiv said": a capital speaking for its government
         if nxt is not None and nxt.lower in SPEECH_VERBS:
             return True
@@ -346,16 +381,56 @@ class Toponyms(Document):
 
     # -- the steps
 
+    def _adjectives(self, taken: list[_Mention]) -> list[_Mention]:
+        """Nationality adjectives and demonyms ("Russian", "Sri Lankan"), each at its country."""
+        used = {k for m in taken for k in range(m.first, m.last + 1)}
+        found: list[_Mention] = []
+        k, n = 0, len(self.toks)
+        while k < n:
+            for size in (2, 1):
+                last = k + size - 1
+                if last >= n or any(
+                    q in used or not self.toks[q].is_namey for q in range(k, last + 1)
+                ):
+                    continue
+                if size == 2 and self._gap(self.toks[k], self.toks[last]) != " ":
+                    continue
+                iso = self.x.demonyms.get(self._key(k, last))
+                country = self.x.country(iso) if iso else None
+                if country is not None:
+                    t0, t1 = self.toks[k], self.toks[last]
+                    found.append(
+                        _Mention(
+                            k,
+                            last,
+                            self._key(k, last),
+                            t0.start,
+                            t1.end,
+                            candidates=[country],
+                            type="adjective",
+                        )
+                    )
+                    k = last
+                    break
+            k += 1
+        return found
+
     def toponyms(self) -> tuple[list[Toponym], str | None, tuple[float, float] | None]:
         """Accept or reject each possible mention, then resolve the accepted ones in context."""
         mentions = self._mentions()
+        mentions += self._adjectives(mentions)
+        self.typed = []
         persons = self.persons
         kept: list[tuple[_Mention, bool]] = []  # with its locative cue
         for m in mentions:
             surface = self.text[m.start : m.end]
             cue = self._locative_cue(m)
-            if m.qualified or any(
-                c.kind == "country" or (c.kind == "region" and c.primary) for c in m.candidates
+            if (
+                m.type == "adjective"
+                or m.qualified
+                or any(
+                    c.kind == "country" or (c.kind == "region" and c.primary) for c in m.candidates
+                )
             ):
                 kept.append((m, cue))
                 continue
@@ -367,36 +442,15 @@ class Toponyms(Document):
             kept.append((m, cue))
 
         # Pass 1: the story's focus, from the mentions that need no context.
-        votes: dict[str, float] = defaultdict(float)
-        points: dict[str, list[tuple[float, float]]] = defaultdict(list)
-        for m, cue in kept:
-            best = max(m.candidates, key=lambda c: self._score(c, None, None))
-            if (best.strong or cue or best.population >= 100_000) and best.country:
-                votes[best.country] += 1
-                if best.feature != "country":
-                    points[best.country].append((best.lat, best.lon))
-        for r in self.rejected:
-            if r.reason.startswith("adjective"):
-                iso = self._demonym_country(r.text)
-                if iso:
-                    votes[iso] += 0.5
-        focus = max(votes, key=lambda iso: votes[iso]) if votes else None
-        centre: tuple[float, float] | None = None
-        if focus is not None:
-            pts = points.get(focus) or (
-                [self.x._country_points[focus]] if focus in self.x._country_points else []
-            )
-            if pts:
-                centre = (
-                    statistics.median(p[0] for p in pts),
-                    statistics.median(p[1] for p in pts),
-                )
+        focus, centre = self._focus(kept)
 
         # Pass 2: resolve in context; weak GeoNames matches need a cue or the focus region.
         toponyms: list[Toponym] = []
         for m, cue in kept:
             scored = sorted(m.candidates, key=lambda c: self._score(c, focus, centre), reverse=True)
             best = scored[0]
+            if not best.primary and self._abbreviated(m):
+                m.end += 1  # "Kan.", "Fla.": the period belongs to the abbreviation
             surface = self.text[m.start : m.end]
             in_focus = self._in_focus(best, focus, centre)
             if best.kind == "geonames":
@@ -413,7 +467,7 @@ class Toponyms(Document):
                         )
                     )
                     continue
-            toponyms.append(
+            (toponyms if m.type == "literal" else self.typed).append(
                 Toponym(
                     m.start,
                     m.end,
@@ -422,9 +476,49 @@ class Toponyms(Document):
                     self._confidence(best, scored, cue, in_focus, focus, centre),
                     self.toks[m.first].sentence + 1,
                     self._why(best, cue, in_focus, len(scored), m.qualified),
+                    m.type,
                 )
             )
+        self.typed.sort(key=lambda t: t.start)
         return toponyms, focus, centre
+
+    def _focus(
+        self, kept: list[tuple[_Mention, bool]]
+    ) -> tuple[str | None, tuple[float, float] | None]:
+        """The story's country (most votes) and the median point of its places there."""
+        votes: dict[str, float] = defaultdict(float)
+        points: dict[str, list[tuple[float, float]]] = defaultdict(list)
+        for m, cue in kept:
+            best = max(m.candidates, key=lambda c: self._score(c, None, None))
+            if m.type == "adjective" and best.country:
+                votes[best.country] += 0.5
+            elif (best.strong or cue or best.population >= 100_000) and best.country:
+                votes[best.country] += 1
+                if best.feature != "country":
+                    points[best.country].append((best.lat, best.lon))
+        focus = max(votes, key=lambda iso: votes[iso]) if votes else None
+        centre: tuple[float, float] | None = None
+        if focus is not None:
+            pts = points.get(focus) or (
+                [self.x._country_points[focus]] if focus in self.x._country_points else []
+            )
+            if pts:
+                centre = (
+                    statistics.median(p[0] for p in pts),
+                    statistics.median(p[1] for p in pts),
+                )
+        return focus, centre
+
+    def _abbreviated(self, m: _Mention) -> bool:
+        """A short capitalised name right before a period: an abbreviation ("Conn.")."""
+        word = self.text[m.start : m.end]
+        return (
+            m.first == m.last
+            and self.text[m.end : m.end + 1] == "."
+            and 2 <= len(word) <= 5
+            and word.isalpha()
+            and word.istitle()
+        )
 
     def _not_a_place(self, m: _Mention, persons: set[str]) -> str | None:
         nxt = self._next(m.last)
@@ -450,15 +544,6 @@ class Toponyms(Document):
             return "a common word (also written in lower case in the story)"
         return None
 
-    def _demonym_country(self, word: str) -> str | None:
-        low = word.lower()
-        for iso, c in self.x._countries.items():
-            name = c["name"].lower()
-            stem = name[:-1] if name.endswith(("a", "y", "e")) else name
-            if len(stem) >= 4 and low.startswith(stem[: max(4, len(stem) - 1)]):
-                return iso
-        return None
-
     @staticmethod
     def _in_focus(c: Candidate, focus: str | None, centre: tuple[float, float] | None) -> bool:
         if focus is None:
@@ -470,13 +555,13 @@ class Toponyms(Document):
     @staticmethod
     def _score(c: Candidate, focus: str | None, centre: tuple[float, float] | None) -> float:
         """How likely this candidate is what the story means: prior, then closeness to focus."""
-        if c.kind == "curated":
+        if c.kind == "curated" and c.feature != "country":
             score = 0.6 if c.primary else 0.55
-        elif c.kind == "country":
+        elif c.kind in {"country", "curated"}:
             score = 0.8 if c.primary else 0.75
         elif c.kind == "region":
-            score = {"continent": 0.8, "admin1": 0.7}.get(c.feature, 0.5)
-            score -= 0 if c.primary else 0.1
+            score = {"continent": 0.8, "admin1": 0.95}.get(c.feature, 0.5)
+            score -= 0 if c.primary else (0.35 if c.feature == "admin1" else 0.1)
         else:
             score = (0.3 if c.primary else 0.0) + 0.1 * math.log10(c.population + 10)
         if focus is not None and c.country == focus:
