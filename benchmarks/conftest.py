@@ -245,7 +245,7 @@ def grid_arrays(side: int, *, spacing_m: float = 100.0, seed: int = 0) -> dict[s
     dlon = dlat / np.cos(np.radians(lat0))
     y = lat0 + (row + rng.uniform(-0.2, 0.2, len(row))) * dlat
     x = lon0 + (col + rng.uniform(-0.2, 0.2, len(col))) * dlon
-    from routes.routing.backend import great_circle
+    from routes.distance import great_circle
 
     length = great_circle(y[u], x[u], y[v], x[v]) * rng.uniform(1.0, 1.1, len(u))
     arterial = ((row[u] % 10 == 0) & (row[u] == row[v])) | ((col[u] % 10 == 0) & (col[u] == col[v]))

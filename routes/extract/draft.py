@@ -8,12 +8,13 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from routes.distance import great_circle_km
 from routes.errors import ExtractError
 from routes.extract.findings import (
     Extraction,
     FigureMention,
 )
-from routes.extract.gazetteer import Candidate, CuratedPlace, default_extractor, km
+from routes.extract.gazetteer import Candidate, CuratedPlace, default_extractor
 from routes.extract.text import unique
 from routes.extract.toponyms import FOCUS_RADIUS_KM
 from routes.places import normalize
@@ -180,7 +181,10 @@ class _Drafter:
             return True
         if c.country == x.focus_country:
             return True
-        return x.focus_centre is not None and km(c.lat, c.lon, *x.focus_centre) <= FOCUS_RADIUS_KM
+        return (
+            x.focus_centre is not None
+            and great_circle_km(c.lat, c.lon, *x.focus_centre) <= FOCUS_RADIUS_KM
+        )
 
     def _end_role(self, ref: str) -> str | None:
         if any(ref in m.origins for m in self.x.movements):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable
@@ -12,6 +11,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from routes import datasets
+from routes.distance import great_circle_km
 from routes.extract.lexicon import (
     COUNTRY_ALIASES,
 )
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from routes.extract.findings import Extraction
     from routes.scenario import Place, Source
 
-__all__ = ["Candidate", "CuratedPlace", "Extractor", "default_extractor", "km"]
+__all__ = ["Candidate", "CuratedPlace", "Extractor", "default_extractor"]
 
 
 # --- Gazetteer -----------------------------------------------------------------------------
@@ -174,7 +174,7 @@ class Extractor:
         towns = geonames_in((place.lon - m, place.lat - m, place.lon + m, place.lat + m))
         if not towns:
             return None
-        return min(towns, key=lambda t: km(place.lat, place.lon, t.lat, t.lon)).country
+        return min(towns, key=lambda t: great_circle_km(place.lat, place.lon, t.lat, t.lon)).country
 
     def lookup(self, keys: Iterable[str]) -> dict[str, list[Candidate]]:
         """Every candidate for each normalised name: curated, countries, then GeoNames."""
@@ -190,7 +190,8 @@ class Extractor:
                 for t in geonames.get(key, [])
                 if t.geonames_id not in known
                 and not any(
-                    c.kind == "curated" and km(c.lat, c.lon, t.lat, t.lon) < 2 for c in curated
+                    c.kind == "curated" and great_circle_km(c.lat, c.lon, t.lat, t.lon) < 2
+                    for c in curated
                 )
             ]
             areas = [] if curated else _region_candidates(key)
@@ -295,11 +296,3 @@ def _region_candidates(key: str) -> list[Candidate]:
         for area, main in regions.areas_named(key)
         if area.level != "country"
     ]
-
-
-def km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    """Great-circle distance, km."""
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    dp, dl = p2 - p1, math.radians(lon2 - lon1)
-    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 2 * 6371.0088 * math.asin(min(1.0, math.sqrt(a)))

@@ -6,6 +6,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from routes.distance import great_circle_km
 from routes.extract.findings import (
     Attribution,
     DateMention,
@@ -14,7 +15,7 @@ from routes.extract.findings import (
     MovementDraft,
     Toponym,
 )
-from routes.extract.gazetteer import Candidate, km
+from routes.extract.gazetteer import Candidate
 from routes.extract.lexicon import (
     ARRIVE_VERBS,
     ATTACK_WORDS,
@@ -230,7 +231,7 @@ class Movements(Document):
         """All of the movement's origins lie within 10 km of some corridor's origin."""
         starts = [places[c.origins[0]] for c in corridors]
         return bool(move.origins and starts) and all(
-            any(km(places[o].lat, places[o].lon, p.lat, p.lon) <= 10 for p in starts)
+            any(great_circle_km(places[o].lat, places[o].lon, p.lat, p.lon) <= 10 for p in starts)
             for o in move.origins
         )
 

@@ -11,11 +11,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from routes.distance import great_circle_km
 from routes.extract.findings import (
     Rejection,
     Toponym,
 )
-from routes.extract.gazetteer import Candidate, km
+from routes.extract.gazetteer import Candidate
 from routes.extract.lexicon import (
     ARTICLES,
     DEMONYMS,
@@ -550,7 +551,7 @@ class Toponyms(Document):
             return False
         if c.country == focus:
             return True
-        return centre is not None and km(c.lat, c.lon, *centre) <= FOCUS_RADIUS_KM
+        return centre is not None and great_circle_km(c.lat, c.lon, *centre) <= FOCUS_RADIUS_KM
 
     @staticmethod
     def _score(c: Candidate, focus: str | None, centre: tuple[float, float] | None) -> float:
@@ -567,7 +568,7 @@ class Toponyms(Document):
         if focus is not None and c.country == focus:
             score += 0.5
         if centre is not None:
-            score += 0.5 * math.exp(-km(c.lat, c.lon, *centre) / 250)
+            score += 0.5 * math.exp(-great_circle_km(c.lat, c.lon, *centre) / 250)
         return score
 
     def _confidence(

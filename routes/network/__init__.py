@@ -173,7 +173,7 @@ def proxy_network(scenario: Scenario) -> nx.MultiDiGraph:
     from scipy.sparse.csgraph import minimum_spanning_tree
     from scipy.spatial import Delaunay
 
-    from routes.routing.backend import great_circle
+    from routes.distance import great_circle
 
     nodes = _proxy_nodes(scenario)
     lats = np.array([n["y"] for n in nodes])
@@ -224,8 +224,8 @@ def proxy_network(scenario: Scenario) -> nx.MultiDiGraph:
 
 def _proxy_nodes(scenario: Scenario) -> list[dict[str, object]]:
     """The scenario's places, then GeoNames towns more than 500 m from all of them."""
+    from routes.distance import great_circle
     from routes.places import geonames_in
-    from routes.routing.backend import great_circle
 
     places = [p for p in scenario.places if p.role != "country"]
     towns = [

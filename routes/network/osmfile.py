@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
+from routes.distance import great_circle
 from routes.errors import NetworkError
 from routes.network.store import MISSING, RoadArrays
 
@@ -55,9 +56,6 @@ _USEFUL = frozenset(USEFUL_TAGS_WAY)
 #: ``oneway`` values osmnx reads as one-way, and as one-way against the nodes' order.
 ONEWAY_VALUES = frozenset({"yes", "true", "1", "-1", "reverse", "T", "F"})
 REVERSED_VALUES = frozenset({"-1", "reverse", "T"})
-
-#: Earth radius osmnx measures great circles with, metres.
-EARTH_RADIUS_M = 6_371_009.0
 
 _MAXSPEED = re.compile(r"^([0-9][\.,0-9]*?)(?:[ ]?(?:km/h|kmh|kph|mph|knots))?$")
 _MILES_TO_KM = 1.60934
@@ -95,7 +93,8 @@ def road_arrays(
     keep = _largest_component(len(ids), seg_u, seg_v)
     kept = keep[seg_u]
     seg_u, seg_v, seg_way, seg_rev = seg_u[kept], seg_v[kept], seg_way[kept], seg_rev[kept]
-    seg_len = great_circle(y[seg_u], x[seg_u], y[seg_v], x[seg_v])
+    # NaN (none here) as 0, as osmnx's add_edge_lengths fills it
+    seg_len = np.nan_to_num(great_circle(y[seg_u], x[seg_u], y[seg_v], x[seg_v]), nan=0.0)
     endpoint = _endpoints(len(ids), seg_u, seg_v) & keep
     plain = np.flatnonzero(endpoint[seg_u] & endpoint[seg_v])
     chains = _chains(len(ids), seg_u, seg_v, endpoint)
@@ -126,24 +125,6 @@ def road_arrays(
         geometry=(offsets, xy),
         graph={"crs": "epsg:4326", "simplified": True},
     )
-
-
-def great_circle(
-    lat1: NDArray[np.float64],
-    lon1: NDArray[np.float64],
-    lat2: NDArray[np.float64],
-    lon2: NDArray[np.float64],
-) -> NDArray[np.float64]:
-    """Haversine metres, term for term as ``osmnx.distance.great_circle`` (so, bit for bit);
-    NaN (none here) as 0, as ``add_edge_lengths`` fills it."""
-    y1, y2 = np.deg2rad(lat1), np.deg2rad(lat2)
-    dy = y2 - y1
-    dx = np.deg2rad(lon2) - np.deg2rad(lon1)
-    h = np.sin(dy / 2) ** 2 + np.cos(y1) * np.cos(y2) * np.sin(dx / 2) ** 2
-    h = np.minimum(1, h)
-    dist: NDArray[np.float64] = 2 * np.arcsin(np.sqrt(h)) * EARTH_RADIUS_M
-    dist[np.isnan(dist)] = 0
-    return dist
 
 
 # --- reading ---------------------------------------------------------------------------------

@@ -16,7 +16,6 @@ from routes.places.candidates import (
     SIMILAR_SPELLING_FACTOR,
     Candidate,
     candidates,
-    great_circle_km,
 )
 from routes.places.curated import Curated, curated_gazetteer
 from routes.places.geocoder import REGION_MARGIN_DEG, Geocoder, Match
@@ -39,7 +38,6 @@ __all__ = [
     "geonames",
     "geonames_db",
     "geonames_in",
-    "great_circle_km",
     "normalize",
     "regions",
     "skeleton",

@@ -22,8 +22,8 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, replace
 from functools import cache
-from typing import Any
 
+from routes.distance import great_circle_km
 from routes.places.curated import Curated, curated_gazetteer
 from routes.places.geonames import (
     Bounds,
@@ -42,7 +42,6 @@ __all__ = [
     "SIMILAR_SPELLING_FACTOR",
     "Candidate",
     "candidates",
-    "great_circle_km",
 ]
 
 #: Confidence by what matched, before the corrections below.
@@ -145,25 +144,6 @@ def candidates(
     if similar:
         found += _similar(name, near, curated, keep)
     return _monotone(found)
-
-
-def great_circle_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    """Distance along the WGS84 ellipsoid in km (pyproj's geodesic: no hand-written haversine).
-
-    Examples
-    --------
-    >>> round(great_circle_km(36.2, 37.15, 35.93, 36.63))  # Aleppo to Idlib
-    56
-    """
-    _, _, metres = _geod().inv(lon1, lat1, lon2, lat2)
-    return float(metres) / 1000
-
-
-@cache
-def _geod() -> Any:
-    from pyproj import Geod
-
-    return Geod(ellps="WGS84")
 
 
 def _exact(query: str, near: Bounds | None, curated: Curated, keep: Keep | None) -> list[Candidate]:

@@ -1,13 +1,12 @@
 """Routing: the compiled road graph (arrays) and its search; corridors through their stops."""
 
-from routes.routing.backend import Router, for_graph, great_circle
+from routes.routing.backend import Router, for_graph
 from routes.routing.corridors import alternative_routes, route_corridors, route_legs, snap_stops
 
 __all__ = [
     "Router",
     "alternative_routes",
     "for_graph",
-    "great_circle",
     "route_corridors",
     "route_legs",
     "snap_stops",

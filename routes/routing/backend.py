@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from routes._io import open_binary_atomically
+from routes.distance import great_circle
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -44,7 +45,6 @@ if TYPE_CHECKING:
 __all__ = [
     "BOUND_TRIES",
     "CHUNK",
-    "EARTH_RADIUS_M",
     "FORMAT",
     "MAX_CELLS",
     "PROFILE_QUANTILE",
@@ -52,7 +52,6 @@ __all__ = [
     "Router",
     "for_graph",
     "forget",
-    "great_circle",
     "remember",
 ]
 
@@ -77,9 +76,6 @@ CHUNK = 16
 
 #: Cells (origins × nodes) of the distance and predecessor matrices one call may fill.
 MAX_CELLS = 4_000_000
-
-#: Earth radius osmnx measures great circles with, metres.
-EARTH_RADIUS_M = 6_371_009.0
 
 #: The largest finite float: "no limit" (an ``inf`` limit would admit removed edges).
 _UNLIMITED = float(np.finfo(np.float64).max)
@@ -647,19 +643,6 @@ class Router:
     def _trace(self, pred: NDArray[np.int32], src: int, dst: int, step: Any = None) -> list[int]:
         ids: list[int] = self.ids[self._trace_index(pred, src, dst, step)].tolist()
         return ids
-
-
-def great_circle(
-    lat1: ArrayLike, lon1: ArrayLike, lat2: ArrayLike, lon2: ArrayLike
-) -> NDArray[np.float64]:
-    """Haversine distance in metres, as ``osmnx.distance.great_circle`` computes it."""
-    y1, y2 = np.deg2rad(lat1), np.deg2rad(lat2)
-    dy = y2 - y1
-    dx = np.deg2rad(np.asarray(lon2) - np.asarray(lon1))
-    h = np.sin(dy / 2) ** 2 + np.cos(y1) * np.cos(y2) * np.sin(dx / 2) ** 2
-    h = np.minimum(1.0, h)
-    result: NDArray[np.float64] = 2 * np.arcsin(np.sqrt(h)) * EARTH_RADIUS_M
-    return result
 
 
 # --- one router per graph ---------------------------------------------------------------------
