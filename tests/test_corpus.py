@@ -220,3 +220,20 @@ def test_no_scheduler_there_is_one_line_and_exit_2(tmp_path: Path, runner: CliRu
     result = runner.invoke(app, args)
     assert result.exit_code == 2 and "cannot reach the Dask scheduler" in result.output
     assert not (tmp_path / "stories.jsonl").exists()
+
+
+def test_a_garbled_cache_file_is_redone(
+    tmp_path: Path, one_worker: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A cache file that no longer parses costs a warning and a redo, never the run."""
+    first = run_corpus(STORIES, tmp_path, scheduler=one_worker, partition_chars=10**6)
+    before = outputs(tmp_path)
+    part = sorted((tmp_path / "cache").glob("*/part-*.jsonl"))[0]
+    lost = len(part.read_text(encoding="utf-8").splitlines())
+    part.write_bytes(part.read_bytes()[: part.stat().st_size // 2] + b"\xff{garbled")
+    logging.getLogger("routes").propagate = True  # the CLI tests may have switched it off
+    with caplog.at_level(logging.WARNING, logger="routes"):
+        again = run_corpus(STORIES, tmp_path, scheduler=one_worker, partition_chars=10**6)
+    assert "unreadable" in caplog.text
+    assert (again.reused, again.extracted) == (first.extracted - lost, lost)
+    assert outputs(tmp_path) == before

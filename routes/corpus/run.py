@@ -110,9 +110,13 @@ def _cached(cache: Path) -> dict[str, dict[str, Any]]:
     """Every finished story in the cache: content hash -> record."""
     done: dict[str, dict[str, Any]] = {}
     for file in sorted(cache.glob("part-*.jsonl")) if cache.is_dir() else []:
-        for line in file.read_text(encoding="utf-8").splitlines():
-            entry = json.loads(line)
-            done[entry["hash"]] = entry["record"]
+        try:
+            entries = [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines()]
+            found = {entry["hash"]: entry["record"] for entry in entries}
+        except (ValueError, KeyError, TypeError) as exc:  # garbled: its stories are redone
+            log.warning("cache file %s is unreadable (%s); drafting its stories again", file, exc)
+            continue
+        done.update(found)
     return done
 
 
