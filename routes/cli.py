@@ -291,6 +291,7 @@ def map_command(
             run.corridors,
             alternatives=run.alternatives,
             network=run.network,
+            avoided=run.avoided,
             animate=not static,
         )
         path = render.save(
@@ -402,7 +403,7 @@ def export(
             strict=strict,
             max_snap=max_snap,
         )
-        layers = exports.layers(run.scenario, run.corridors, run.network)
+        layers = exports.layers(run.scenario, run.corridors, run.network, avoided=run.avoided)
         paths = exports.write(layers, fmt.value, output, run.scenario.story.id, hxl=hxl)
     for path in paths:
         typer.echo(str(path))

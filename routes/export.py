@@ -44,7 +44,7 @@ FLOW_COLUMNS = ["origin", "dest", "count", "time", "qualifier", "tally", "accord
                 "source", "url", "status", "corridor_id", "origin_name", "origin_lat",
                 "origin_lon"]  # fmt: skip
 #: Layers only some formats hold: tables without geometry.
-TABLES = {"claims": ("gpkg", "geojson"), "flows": ()}
+TABLES = {"claims": ("gpkg", "geojson"), "flows": (), "avoided": ("gpkg", "geojson", "kml")}
 
 #: Edge attributes kept in the network layer.
 NETWORK_COLUMNS = ["u", "v", "key", "highway", "name", "ref", "length", "speed_kph",
@@ -52,9 +52,13 @@ NETWORK_COLUMNS = ["u", "v", "key", "highway", "name", "ref", "length", "speed_k
 
 
 def layers(
-    scenario: Scenario, routed: gpd.GeoDataFrame, G: nx.MultiDiGraph
+    scenario: Scenario,
+    routed: gpd.GeoDataFrame,
+    G: nx.MultiDiGraph,
+    *,
+    avoided: gpd.GeoDataFrame | None = None,
 ) -> dict[str, gpd.GeoDataFrame]:
-    """The three layers an export writes, keyed by layer name."""
+    """The layers an export writes, keyed by layer name (``avoided``: the ``--avoid`` areas)."""
     import geopandas as gpd
     import osmnx as ox
     import pandas as pd
@@ -94,7 +98,16 @@ def layers(
         "network": network,
         "claims": pd.DataFrame(claims.claim_rows(scenario), columns=CLAIM_COLUMNS),
         "flows": pd.DataFrame(claims.flow_rows(scenario), columns=FLOW_COLUMNS),
+        **({} if avoided is None else {"avoided": _avoided(avoided)}),
     }
+
+
+def _avoided(areas: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
+    """The areas routes were kept out of, each with a name (as the map names them)."""
+    names = areas["name"] if "name" in areas else [None] * len(areas)
+    named = [str(n) if isinstance(n, str) and n else f"Area avoided {i}" for i, n in
+             enumerate(names, start=1)]  # fmt: skip
+    return areas[["geometry"]].assign(name=named)[["name", "geometry"]].reset_index(drop=True)
 
 
 #: The GeoPackage's last-change stamp: fixed, so that exports are reproducible.

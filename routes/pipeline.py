@@ -34,6 +34,7 @@ class Run:
     corridors: gpd.GeoDataFrame
     alternatives: gpd.GeoDataFrame | None = None
     warnings: list[str] = field(default_factory=list)
+    avoided: gpd.GeoDataFrame | None = None
 
     @property
     def complete(self) -> bool:
@@ -77,7 +78,8 @@ def route_scenario(
     network = _choice(NetworkChoice, network, "network")
     story = scenario if isinstance(scenario, scenarios.Scenario) else scenarios.load(scenario)
     G = networks.choose(story, osm=osm, network=network, offline=offline)
-    roads = networks.avoiding(G, avoid) if avoid is not None else None
+    areas = networks.avoid_areas(avoid) if avoid is not None else None
+    roads = networks.avoiding(G, areas) if areas is not None else None
     if not max_snap_km > 0:
         raise UsageError(f"max_snap_km must be a positive distance, not {max_snap_km!r}")
     snap = max_snap_km * 1000
@@ -89,7 +91,7 @@ def route_scenario(
         if alternatives
         else None
     )
-    return Run(story, G, routed, extra, _warnings(routed))
+    return Run(story, G, routed, extra, _warnings(routed), areas)
 
 
 def _warnings(routed: gpd.GeoDataFrame) -> list[str]:

@@ -257,6 +257,37 @@ def test_avoid_keeps_routes_out_of_an_area(
     assert detour.length_km == rerouted["length_km"] > first.length_km
 
 
+def test_avoided_areas_are_drawn_and_exported(
+    helsinki: tuple[scenario.Scenario, Any],
+    helsinki_scenario: Path,
+    runner: Any,
+    tmp_path: Path,
+) -> None:
+    """A detour explains itself: the area it goes round is on the map and in every export."""
+    import pyogrio
+
+    story, G = helsinki
+    middle = corridors.route_corridors(G, story).iloc[0].geometry.interpolate(0.5, normalized=True)
+    avoid = _polygon_file(tmp_path / "closed.geojson", middle.buffer(0.0008))
+    common = ["-s", str(helsinki_scenario), "--osm", str(helsinki_pbf()), "--avoid", str(avoid)]
+    html = tmp_path / "map.html"
+    assert runner.invoke(app, ["map", *common, "-o", str(html)]).exit_code == 0
+    page = html.read_text(encoding="utf-8")
+    assert "Areas the routes avoid" in page and "routes-avoid" in page and "closed" in page
+    for fmt, suffix in (
+        ("gpkg", ".gpkg"),
+        ("geojson", "-avoided.geojson"),
+        ("kml", "-avoided.kml"),
+    ):
+        out = tmp_path / fmt
+        result = runner.invoke(app, ["export", "-f", fmt, *common, "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        (path,) = out.glob(f"*{suffix}")
+        areas = pyogrio.read_dataframe(path, layer="avoided").rename(columns={"Name": "name"})
+        assert list(areas["name"]) == ["closed"]
+        assert areas.geometry.iloc[0].buffer(1e-6).contains(middle)
+
+
 def test_no_route_is_kept_and_reported(
     helsinki: tuple[scenario.Scenario, Any],
     helsinki_scenario: Path,

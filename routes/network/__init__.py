@@ -26,6 +26,7 @@ from routes.errors import DownloadError, NetworkError
 log = logging.getLogger("routes")
 
 if TYPE_CHECKING:
+    import geopandas as gpd
     import networkx as nx
 
     from routes.network.store import RoadArrays
@@ -42,6 +43,7 @@ __all__ = [
     "PROXY_MAX_LINK_KM",
     "PROXY_SPEED_KPH",
     "REGION_MARGIN_DEG",
+    "avoid_areas",
     "avoiding",
     "cache_path",
     "choose",
@@ -409,22 +411,29 @@ def _with_travel_times(G: nx.MultiDiGraph, *, source: str, osm_date: str) -> nx.
     return G
 
 
-def avoiding(G: nx.MultiDiGraph, areas: str | Path) -> nx.MultiDiGraph:
-    """A copy of ``G`` without the edges that enter the polygons of a GeoJSON file."""
+def avoid_areas(path: str | Path) -> gpd.GeoDataFrame:
+    """The polygons of a GeoJSON file of areas routes must not enter, in WGS84."""
     import geopandas as gpd
-    import osmnx as ox
 
     try:
-        polygons = gpd.read_file(areas).to_crs("EPSG:4326")
+        polygons = gpd.read_file(path).to_crs("EPSG:4326")
     except Exception as exc:  # pyogrio raises several types for unreadable files
-        raise NetworkError(f"cannot read the areas to avoid in {areas} ({exc})") from None
+        raise NetworkError(f"cannot read the areas to avoid in {path} ({exc})") from None
     if polygons.empty or not polygons.geom_type.isin(["Polygon", "MultiPolygon"]).all():
-        raise NetworkError(f"{areas}: expected GeoJSON polygons to avoid")
+        raise NetworkError(f"{path}: expected GeoJSON polygons to avoid")
+    return polygons
+
+
+def avoiding(G: nx.MultiDiGraph, areas: str | Path | gpd.GeoDataFrame) -> nx.MultiDiGraph:
+    """A copy of ``G`` without the edges that enter ``areas`` (polygons, or their GeoJSON file)."""
+    import osmnx as ox
+
+    polygons = avoid_areas(areas) if isinstance(areas, str | Path) else areas
     edges = ox.graph_to_gdfs(G, nodes=False)
     inside = edges.index[edges.intersects(polygons.union_all())]
     kept = G.copy()
     kept.remove_edges_from(inside)
-    kept.graph["avoided"] = f"{len(inside)} edges inside {Path(areas).name}"
+    kept.graph["avoided"] = f"{len(inside)} edges inside {len(polygons)} areas"
     return kept
 
 
