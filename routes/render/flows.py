@@ -21,6 +21,7 @@ from routes.render.style import (
     status_style,
 )
 from routes.render.style import network_source as network_of
+from routes.text import for_display
 
 if TYPE_CHECKING:
     import folium
@@ -120,7 +121,8 @@ def _days(scenario: Scenario, corridor_id: str) -> list[list[Any]]:
         if status in {"planned", "suspended"}:
             said = f"{text}" if claim is None else f"{said} · {text}"
         start = epoch_ms(day)
-        days.append([start, start + 86_400_000 - 1, dash, opacity, f"to {place} · {said}"])
+        label = for_display(f"to {place} · {said}")  # story text: no bidi controls shown
+        days.append([start, start + 86_400_000 - 1, dash, opacity, label])
     return days
 
 
