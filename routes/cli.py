@@ -266,14 +266,16 @@ def map_command(
     png_size: PngSizeOption = "1600x1000",
     draft: DraftOption = False,
 ) -> None:
-    """Route the scenario's corridors and write an interactive HTML map; print its path."""
+    """Route the scenario's corridors (or a corpus's flows.parquet) and write an HTML map."""
     from routes import render
     from routes import scenario as scenarios
+    from routes.corpus import mapping as corpus_maps
 
     with _user_errors():
         size = _size(png_size)
-        story = scenarios.load(scenario)
-        if story.is_draft and not draft:
+        flows = corpus_maps.is_flows_file(scenario)  # a corpus result: drafts by nature
+        story = corpus_maps.flows_scenario(scenario) if flows else scenarios.load(scenario)
+        if story.is_draft and not draft and not flows:
             raise UsageError(_draft_refusal(story))
         run = _route(
             story,

@@ -237,3 +237,25 @@ def test_a_garbled_cache_file_is_redone(
     assert "unreadable" in caplog.text
     assert (again.reused, again.extracted) == (first.extracted - lost, lost)
     assert outputs(tmp_path) == before
+
+
+def test_routes_map_maps_a_corpus_flows_file(
+    tmp_path: Path, one_worker: str, runner: CliRunner
+) -> None:
+    """``routes map -s DIR/flows.parquet``: each flow a corridor with its claims and sources."""
+    run_corpus(STORIES, tmp_path / "out", scheduler=one_worker)
+    page = tmp_path / "flows.html"
+    result = runner.invoke(
+        app, ["map", "-s", str(tmp_path / "out" / "flows.parquet"), "--offline", "-o", str(page)]
+    )
+    assert result.exit_code == 0, result.output
+    html = page.read_text(encoding="utf-8")
+    assert "Eastern Aleppo to Idlib" in html and "Mosul to Erbil" in html
+    assert "more than 8,000" in html and "the United Nations" in html
+    assert "desk-002" in html and "DRAFT" in html
+    not_flows = tmp_path / "stories.parquet"
+    pd.DataFrame([{"id": "a", "text": "x"}]).to_parquet(not_flows)
+    result = runner.invoke(app, ["map", "-s", str(not_flows), "-o", str(tmp_path / "x.html")])
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
+    assert "not a routes corpus flows file" in result.output
+    assert not (tmp_path / "x.html").exists()

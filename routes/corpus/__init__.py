@@ -13,7 +13,8 @@ Modules: :mod:`~routes.corpus.stories` (reading, hashing, partitions),
 from __future__ import annotations
 
 from routes.corpus.flows import merge_flows, write_outputs
+from routes.corpus.mapping import flows_scenario
 from routes.corpus.run import Report, run_corpus
 from routes.corpus.stories import read_stories
 
-__all__ = ["Report", "merge_flows", "read_stories", "run_corpus", "write_outputs"]
+__all__ = ["Report", "flows_scenario", "merge_flows", "read_stories", "run_corpus", "write_outputs"]
