@@ -30,7 +30,6 @@ import re
 from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -38,7 +37,7 @@ import numpy as np
 
 from routes.distance import great_circle
 from routes.errors import NetworkError
-from routes.network.store import MISSING, RoadArrays
+from routes.network.store import RoadArrays
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -63,14 +62,21 @@ _MILES_TO_KM = 1.60934
 
 @dataclass
 class _Ways:
-    """What the file gives: node positions, and each kept way's id, nodes and tags."""
+    """What the file gives, in flat arrays: every kept way's located nodes (way after way,
+    repeats included) with their positions, where each way starts, its id, its one-way
+    flags, and its tags as codes into each tag's distinct values."""
 
-    node_ids: array[int]  # every located way node, repeats included
-    lons: array[float]
-    lats: array[float]
-    osmids: list[int]
-    refs: list[array[int]]
-    tags: list[dict[str, str]]
+    node_ids: NDArray[np.int64]
+    lons: NDArray[np.float64]
+    lats: NDArray[np.float64]
+    offsets: NDArray[np.int64]  # way i's nodes: node_ids[offsets[i]:offsets[i + 1]]
+    osmids: NDArray[np.int64]
+    oneway: NDArray[np.bool_]
+    reverse: NDArray[np.bool_]  # one-way against the nodes' order
+    tags: dict[str, tuple[list[str], NDArray[np.int32]]]  # per way, -1: no such tag
+
+    def __len__(self) -> int:
+        return len(self.osmids)
 
 
 def road_arrays(
@@ -83,13 +89,15 @@ def road_arrays(
     """The simplified, speed-weighted road graph of the ``highway=*`` ways in ``highways``
     (None: every ``highway`` way)."""
     ways = _read(Path(path), highways)
-    ids, seg_u, seg_v, seg_way, seg_rev, oneway = _segments(ways)
+    ids, first = np.unique(ways.node_ids, return_index=True)
+    x, y = ways.lons[first], ways.lats[first]
+    del first
+    ways.lons = ways.lats = x[:0]
+    seg_u, seg_v, seg_way, seg_rev = _segments(ways, ids)
+    ways.node_ids = ids[:0]
+    oneway = ways.oneway
     if not len(seg_u):
         raise NetworkError(f"{Path(path).name}: no drivable road network in it")
-    all_ids = np.array(ways.node_ids, dtype=np.int64)
-    _ids, first = np.unique(all_ids, return_index=True)
-    x = np.array(ways.lons, dtype=np.float64)[first]
-    y = np.array(ways.lats, dtype=np.float64)[first]
     keep = _largest_component(len(ids), seg_u, seg_v)
     kept = keep[seg_u]
     seg_u, seg_v, seg_way, seg_rev = seg_u[kept], seg_v[kept], seg_way[kept], seg_rev[kept]
@@ -131,7 +139,8 @@ def road_arrays(
 
 
 def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
-    """One pyosmium pass: the road ways (their longest run of located nodes) and positions."""
+    """One pyosmium pass: the road ways (their longest run of located nodes) and positions,
+    into flat arrays (no Python object per way is kept)."""
     import osmium
 
     roads = (
@@ -139,7 +148,11 @@ def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
         if highways is None
         else osmium.filter.TagFilter(*(("highway", value) for value in sorted(highways)))
     )
-    ways = _Ways(array("q"), array("d"), array("d"), [], [], [])
+    node_ids, lons, lats = array("q"), array("d"), array("d")
+    counts, osmids, flags = array("q"), array("q"), array("b")
+    vocab: dict[str, dict[str, int]] = {t: {} for t in USEFUL_TAGS_WAY}
+    rows: dict[str, array[int]] = {t: array("q") for t in USEFUL_TAGS_WAY}
+    codes: dict[str, array[int]] = {t: array("i") for t in USEFUL_TAGS_WAY}
     try:
         processor = (
             osmium.FileProcessor(str(path), osmium.osm.NODE | osmium.osm.WAY)
@@ -152,16 +165,39 @@ def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
             run = _located_run(way.nodes)
             if len(run) < 2:
                 continue
-            ids, lons, lats = zip(*run, strict=True)
-            ways.node_ids.extend(ids)
-            ways.lons.extend(lons)
-            ways.lats.extend(lats)
-            ways.osmids.append(way.id)
-            ways.refs.append(array("q", (ref for ref, _ in groupby(ids))))
-            ways.tags.append({t.k: t.v for t in way.tags if t.k in _USEFUL})
+            ids, xs, ys = zip(*run, strict=True)
+            node_ids.extend(ids)
+            lons.extend(xs)
+            lats.extend(ys)
+            counts.append(len(run))
+            tags = {t.k: t.v for t in way.tags if t.k in _USEFUL}
+            for key, value in tags.items():
+                known = vocab[key]
+                rows[key].append(len(osmids))
+                codes[key].append(known.setdefault(value, len(known)))
+            osmids.append(way.id)
+            one = tags.get("oneway") in ONEWAY_VALUES or tags.get("junction") == "roundabout"
+            flags.append(int(one) | int(one and tags.get("oneway") in REVERSED_VALUES) << 1)
     except RuntimeError as exc:
         raise NetworkError(f"{path.name}: cannot read it as OpenStreetMap data ({exc})") from None
-    return ways
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(np.frombuffer(counts, dtype=np.int64), out=offsets[1:])
+    flag = np.frombuffer(flags, dtype=np.int8)
+    columns = {}
+    for t in USEFUL_TAGS_WAY:
+        column = np.full(len(osmids), -1, dtype=np.int32)
+        column[np.frombuffer(rows[t], dtype=np.int64)] = np.frombuffer(codes[t], dtype=np.int32)
+        columns[t] = (list(vocab[t]), column)
+    return _Ways(
+        np.frombuffer(node_ids, dtype=np.int64),
+        np.frombuffer(lons, dtype=np.float64),
+        np.frombuffer(lats, dtype=np.float64),
+        offsets,
+        np.frombuffer(osmids, dtype=np.int64),
+        (flag & 1).astype(bool),
+        (flag & 2).astype(bool),
+        columns,
+    )
 
 
 def _located_run(refs: Any) -> list[tuple[int, float, float]]:
@@ -193,35 +229,40 @@ def longest_located_run(refs: Any) -> list[Any]:
     return best
 
 
-def _segments(ways: _Ways) -> tuple[NDArray[Any], ...]:
-    """Node ids (ascending) and the segments as node positions, in osmnx's insertion order:
-    way by way, forward, then backward for a two-way way; with way index, reversed flag,
-    and each way's one-way flag."""
-    us, vs, seg_way = array("q"), array("q"), array("q")
-    seg_rev, oneway = array("b"), array("b")
-    for i, (refs, tags) in enumerate(zip(ways.refs, ways.tags, strict=True)):
-        one = tags.get("oneway") in ONEWAY_VALUES or tags.get("junction") == "roundabout"
-        if one and tags.get("oneway") in REVERSED_VALUES:
-            refs = refs[::-1]
-        oneway.append(one)
-        k = len(refs) - 1
-        ahead, behind = refs[1:], refs[:-1]
-        for a, b, rev in ((behind, ahead, False), (ahead, behind, True)):
-            if rev and one:
-                break
-            us.extend(a)
-            vs.extend(b)
-            seg_way.extend(array("q", [i]) * k)
-            seg_rev.extend(array("b", [rev]) * k)
-    ids = np.unique(np.array(ways.node_ids, dtype=np.int64))
-    return (
-        ids,
-        np.searchsorted(ids, np.array(us, dtype=np.int64)),
-        np.searchsorted(ids, np.array(vs, dtype=np.int64)),
-        np.array(seg_way, dtype=np.int64),
-        np.array(seg_rev, dtype=np.int8).astype(bool),
-        np.array(oneway, dtype=bool),
-    )
+def _segments(ways: _Ways, ids: NDArray[np.int64]) -> tuple[NDArray[Any], ...]:
+    """The segments as positions in ``ids`` (the node ids, ascending), in osmnx's insertion
+    order: way by way, forward, then backward for a two-way way (repeated nodes dropped, a
+    reversed one-way turned round first); with way index and reversed flag."""
+    n_ways = len(ways)
+    counts = np.diff(ways.offsets)
+    way_of = np.repeat(np.arange(n_ways), counts)
+    pos = np.arange(len(way_of))
+    flip = ways.reverse[way_of]
+    pos[flip] = (ways.offsets[:-1] + ways.offsets[1:] - 1)[way_of[flip]] - pos[flip]
+    refs = ways.node_ids[pos]
+    del pos, flip
+    keep = np.ones(len(refs), dtype=bool)
+    keep[1:] = (refs[1:] != refs[:-1]) | (way_of[1:] != way_of[:-1])
+    refs, way_of = np.searchsorted(ids, refs[keep]), way_of[keep]
+    del keep
+    ahead = np.flatnonzero(way_of[1:] == way_of[:-1])  # segment refs[p] → refs[p + 1]
+    w = way_of[ahead]
+    del way_of
+    k = np.bincount(w, minlength=n_ways)
+    two = ~ways.oneway
+    block_start = np.cumsum(k * (1 + two)) - k * (1 + two)
+    local = np.arange(len(w)) - (np.cumsum(k) - k)[w]
+    forward = block_start[w] + local
+    back = two[w]
+    backward = (forward + k[w])[back]
+    total = len(forward) + len(backward)
+    seg_u, seg_v = np.empty(total, dtype=np.intp), np.empty(total, dtype=np.intp)
+    seg_way, seg_rev = np.empty(total, dtype=np.int64), np.zeros(total, dtype=bool)
+    a, b = refs[ahead], refs[ahead + 1]
+    seg_u[forward], seg_v[forward], seg_way[forward] = a, b, w
+    seg_u[backward], seg_v[backward], seg_way[backward] = b[back], a[back], w[back]
+    seg_rev[backward] = True
+    return seg_u, seg_v, seg_way, seg_rev
 
 
 # --- topology ----------------------------------------------------------------------------------
@@ -366,10 +407,10 @@ def _edge_attributes(
             picked = column[chains.segments]
             spans |= np.minimum.reduceat(picked, heads) != np.maximum.reduceat(picked, heads)
     mixed = np.flatnonzero(spans)
-    per_way: dict[str, list[Any]] = {
-        "osmid": ways.osmids,
-        **{t: [tags.get(t, MISSING) for tags in ways.tags] for t in USEFUL_TAGS_WAY},
-        "oneway": oneway.tolist(),
+    per_way: dict[str, tuple[list[Any], NDArray[np.int32]]] = {
+        "osmid": _code(ways.osmids),
+        **ways.tags,
+        "oneway": ([False, True], oneway.astype(np.int32)),
     }
     columns: dict[str, Coded] = {}
     for name in ["osmid", *USEFUL_TAGS_WAY, "reversed"]:
@@ -378,7 +419,8 @@ def _edge_attributes(
             index: dict[Any, int] = {(bool, False): 0, (bool, True): 1}
             seg_codes = seg_rev.astype(np.int32)
         else:
-            vocab, index, way_codes = _code(per_way[name])
+            vocab, way_codes = per_way[name]
+            index = {(type(value), value): i for i, value in enumerate(vocab)} if len(mixed) else {}
             seg_codes = way_codes[seg_way]
         codes = seg_codes[segs]
         for i in mixed.tolist():
@@ -399,20 +441,13 @@ def _edge_attributes(
     return columns
 
 
-def _code(values: list[Any]) -> tuple[list[Any], dict[Any, int], NDArray[np.int32]]:
-    """Distinct values (MISSING left out), their index by (type, value), and each one's code."""
-    index: dict[Any, int] = {}
-    vocab: list[Any] = []
-    codes = np.full(len(values), -1, dtype=np.int32)
-    for i, value in enumerate(values):
-        if value is MISSING:
-            continue
-        key = (type(value), value)
-        if key not in index:
-            index[key] = len(vocab)
-            vocab.append(value)
-        codes[i] = index[key]
-    return vocab, index, codes
+def _code(values: NDArray[np.int64]) -> tuple[list[Any], NDArray[np.int32]]:
+    """Distinct values in order of first appearance, and each one's code."""
+    distinct, first, codes = np.unique(values, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(order), dtype=np.int32)
+    rank[order] = np.arange(len(order), dtype=np.int32)
+    return distinct[order].tolist(), rank[codes.reshape(-1)]
 
 
 def _sums_in_order(values: NDArray[np.float64], heads: NDArray[np.intp]) -> NDArray[np.float64]:
