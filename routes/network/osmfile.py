@@ -102,7 +102,7 @@ def road_arrays(
     kept = keep[seg_u]
     seg_u, seg_v, seg_way, seg_rev = seg_u[kept], seg_v[kept], seg_way[kept], seg_rev[kept]
     # NaN (none here) as 0, as osmnx's add_edge_lengths fills it
-    seg_len = np.nan_to_num(great_circle(y[seg_u], x[seg_u], y[seg_v], x[seg_v]), nan=0.0)
+    seg_len = _lengths(x, y, seg_u, seg_v)
     endpoint = _endpoints(len(ids), seg_u, seg_v) & keep
     plain = np.flatnonzero(endpoint[seg_u] & endpoint[seg_v])
     chains = _chains(len(ids), seg_u, seg_v, endpoint)
@@ -113,6 +113,9 @@ def road_arrays(
     lengths = np.concatenate([seg_len[plain], _sums_in_order(seg_len[chains.segments], heads)])
     u = np.concatenate([seg_u[plain], chains.start])
     v = np.concatenate([seg_v[plain], chains.end])
+    del seg_u, seg_v, seg_len, seg_way, seg_rev, kept, keep
+    uvk = (ids[u], ids[v], _keys(u, v, len(ids)))
+    del u, v
     highway = columns["highway"]
     maxspeed = columns.get("maxspeed")
     assert isinstance(highway, tuple) and (maxspeed is None or isinstance(maxspeed, tuple))
@@ -121,14 +124,17 @@ def road_arrays(
         length=lengths, speed_kph=speed, travel_time=(lengths / 1000) / (speed / (60 * 60))
     )
     counts = np.concatenate([np.zeros(len(plain), dtype=np.int64), chains.node_counts()])
-    offsets = np.zeros(len(u) + 1, dtype=np.int64)
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
-    xy = np.column_stack([x[chains.nodes], y[chains.nodes]])
+    del counts
+    xy = np.empty((len(chains.nodes), 2))
+    xy[:, 0], xy[:, 1] = x[chains.nodes], y[chains.nodes]
+    del chains
     nodes = np.flatnonzero(endpoint)
     return RoadArrays.from_columns(
         nodes=ids[nodes],
         node_columns={"y": y[nodes], "x": x[nodes]},
-        uvk=np.column_stack([ids[u], ids[v], _keys(u, v, len(ids))]),
+        uvk=uvk,
         edge_columns=columns,
         geometry=(offsets, xy),
         graph={"crs": "epsg:4326", "simplified": True},
@@ -268,6 +274,18 @@ def _segments(ways: _Ways, ids: NDArray[np.int64]) -> tuple[NDArray[Any], ...]:
 # --- topology ----------------------------------------------------------------------------------
 
 
+def _lengths(
+    x: NDArray[np.float64], y: NDArray[np.float64], u: NDArray[np.intp], v: NDArray[np.intp]
+) -> NDArray[np.float64]:
+    """Great-circle length of each segment ``u → v``, a million at a time (the formula's
+    temporaries stay small); NaN (none here) as 0, as osmnx's ``add_edge_lengths`` fills it."""
+    out = np.empty(len(u))
+    for lo in range(0, len(u), 1 << 20):
+        a, b = u[lo : lo + (1 << 20)], v[lo : lo + (1 << 20)]
+        out[lo : lo + len(a)] = great_circle(y[a], x[a], y[b], x[b])
+    return np.nan_to_num(out, nan=0.0, copy=False)
+
+
 def _largest_component(n: int, u: NDArray[np.intp], v: NDArray[np.intp]) -> NDArray[np.bool_]:
     """Mask of the largest weakly connected component; of equal ones, the first by node id
     (the one networkx meets first, the nodes being in id order)."""
@@ -287,9 +305,12 @@ def _largest_component(n: int, u: NDArray[np.intp], v: NDArray[np.intp]) -> NDAr
 def _endpoints(n: int, u: NDArray[np.intp], v: NDArray[np.intp]) -> NDArray[np.bool_]:
     """osmnx's endpoint rules 1-3 (``simplification._is_endpoint``) for every node."""
     out_deg, in_deg = np.bincount(u, minlength=n), np.bincount(v, minlength=n)
-    a, b = np.concatenate([u, v]), np.concatenate([v, u])
-    pairs = _distinct(a * n + b)
-    neighbours = np.bincount(pairs // n, minlength=n)
+    both = np.empty(2 * len(u), dtype=np.int64)  # u → v and v → u, as u * n + v
+    for half, (a, b) in zip((both[: len(u)], both[len(u) :]), ((u, v), (v, u)), strict=True):
+        np.multiply(a, n, out=half)
+        half += b
+    neighbours = np.bincount(_distinct(both, in_place=True) // n, minlength=n)
+    del both
     loops = np.bincount(u[u == v], minlength=n) > 0
     degree = out_deg + in_deg
     through = (neighbours == 2) & ((degree == 2) | (degree == 4))
@@ -319,18 +340,23 @@ def _chains(
     """Follow every chain from an endpoint through nodes that are not endpoints, all chains
     a step at a time; a chain that runs into a dead end (osmnx's "unexpected simplify
     pattern") is dropped, as osmnx drops its edge with the removed nodes."""
-    key = u * n + v
-    pair_keys, first = np.unique(key, return_index=True)  # first segment of each node pair
+    pair_keys, first = np.unique(u * n + v, return_index=True)  # first segment of each pair
     pu, pv = pair_keys // n, pair_keys % n
-    a = np.concatenate([pu, pv])
-    neighbour_pairs = _distinct(a * n + np.concatenate([pv, pu]))
+    # neighbours of the nodes chains pass through (nothing else is asked for)
+    ahead, behind = ~endpoint[pu], ~endpoint[pv]
+    neighbour_pairs = _distinct(
+        np.concatenate([pair_keys[ahead], pv[behind] * n + pu[behind]]), in_place=True
+    )
+    del ahead, behind
     nb_of, nb = neighbour_pairs // n, neighbour_pairs % n
+    del neighbour_pairs
     at = np.searchsorted(nb_of, np.arange(n))  # a through node's neighbours: nb[at], nb[at + 1]
+    del nb_of
     starts = np.flatnonzero(endpoint[pu] & ~endpoint[pv])
     starts = starts[np.argsort(first[starts], kind="stable")]
     chain = np.arange(len(starts))
     prev, cur = pu[starts], pv[starts]
-    steps = [(chain, first[starts])]
+    steps = [(chain.astype(np.int32), first[starts].astype(np.int32))]
     alive = np.ones(len(starts), dtype=bool)
     for _ in range(n):
         moving = np.flatnonzero(~endpoint[cur[chain]]) if len(chain) else chain
@@ -344,10 +370,11 @@ def _chains(
         found = pair_keys[where] == c * n + w
         alive[chain[~found]] = False
         chain, where, c, w = chain[found], where[found], c[found], w[found]
-        steps.append((chain, first[where]))
+        steps.append((chain.astype(np.int32), first[where].astype(np.int32)))
         prev[chain], cur[chain] = c, w
     owner = np.concatenate([s[0] for s in steps])
     segments = np.concatenate([s[1] for s in steps])
+    del steps, pair_keys, first, nb, at
     order = np.argsort(owner, kind="stable")
     owner, segments = owner[order], segments[order]
     keep = alive[owner]
@@ -360,9 +387,12 @@ def _chains(
     return _Chains(pu[starts][survivors], cur[survivors], segments, seg_offsets, node_list)
 
 
-def _distinct(values: NDArray[np.int64]) -> NDArray[np.int64]:
-    """Sorted distinct values (numpy 2's hash-based ``unique`` is slower on these)."""
-    ordered = np.sort(values)
+def _distinct(values: NDArray[np.int64], *, in_place: bool = False) -> NDArray[np.int64]:
+    """Sorted distinct values (numpy 2's hash-based ``unique`` is slower on these);
+    ``in_place`` sorts ``values`` itself."""
+    ordered = values if in_place else np.sort(values)
+    if in_place:
+        ordered.sort()
     keep = np.ones(len(ordered), dtype=bool)
     keep[1:] = ordered[1:] != ordered[:-1]
     return ordered[keep]

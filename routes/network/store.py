@@ -90,20 +90,22 @@ class RoadArrays:
         *,
         nodes: NDArray[np.int64],
         node_columns: Mapping[str, Column],
-        uvk: NDArray[np.int64],
+        uvk: NDArray[np.int64] | tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]],
         edge_columns: Mapping[str, Column],
         geometry: tuple[NDArray[np.int64], NDArray[np.float64]],
         graph: Mapping[str, Any],
     ) -> RoadArrays:
         """Columns from node ids, edges ``(u, v, key)`` rows, attribute columns and geometry
-        offsets and points. An attribute column is a list (one value per row,
-        :data:`MISSING` where a row lacks it), a float array, or ``(codes, values)``."""
+        offsets and points (``uvk``: rows, or the three columns). An attribute column is a
+        list (one value per row, :data:`MISSING` where a row lacks it), a float array, or
+        ``(codes, values)``."""
         values: dict[str, list[Any]] = {}
         offsets, xy = geometry
+        u, v, key = (uvk[:, 0], uvk[:, 1], uvk[:, 2]) if isinstance(uvk, np.ndarray) else uvk
         edges = {
-            "u": np.ascontiguousarray(uvk[:, 0]),
-            "v": np.ascontiguousarray(uvk[:, 1]),
-            "key": np.ascontiguousarray(uvk[:, 2]),
+            "u": np.ascontiguousarray(u, dtype=np.int64),
+            "v": np.ascontiguousarray(v, dtype=np.int64),
+            "key": np.ascontiguousarray(key, dtype=np.int64),
             "geometry_offsets": offsets,
             "geometry_xy": xy,
             **_coded(edge_columns, "edge:", values),
