@@ -511,9 +511,8 @@ def extract_command(
     """Draft a scenario from a story: places, movements and figures, each with its evidence."""
     import datetime as dt
 
-    import yaml
-
     from routes import extract
+    from routes import scenario as scenarios
 
     if jsonl is not None or story is None:
         with _user_errors():
@@ -531,9 +530,9 @@ def extract_command(
             raise UsageError(f"cannot read the story {story}: {exc}") from None
         try:
             draft = extract.draft_scenario(text, story_date=day, publisher=publisher)
-        except ValueError as exc:
+        except RoutesError as exc:
             raise UsageError(f"{story}: {exc}") from None
-    document = yaml.safe_dump(draft, allow_unicode=True, sort_keys=False, width=100)
+    document = scenarios.dump(draft)
     if explain:
         from rich.console import Console
 

@@ -180,12 +180,21 @@ class Extractor:
         return surface in self._acronyms or surface.replace(".", "") in self._acronyms
 
     def extract(
-        self, text: str, *, story_date: dt.date | None = None, publisher: str | None = None
+        self,
+        text: str,
+        *,
+        story_date: dt.date | None = None,
+        publisher: str | None = None,
+        date_from_text: bool = False,
     ) -> Extraction:
-        """Toponyms, movements, figures and dates in ``text``."""
+        """Toponyms, movements, figures and dates in ``text``.
+
+        With ``date_from_text`` and no ``story_date``, the first full date in the text
+        is the story's date (``Extraction.dated_by`` names it).
+        """
         from routes.extract.run import Run
 
-        return Run(self, text, story_date, publisher).extraction()
+        return Run(self, text, story_date, publisher).extraction(date_from_text=date_from_text)
 
 
 def _dedupe(candidates: list[Candidate]) -> list[Candidate]:
