@@ -453,3 +453,8 @@ def test_every_fixture_text_has_gold() -> None:
     texts = {p.stem for p in TEXTS.glob("*.txt")}
     golds = {p.name.removesuffix(".gold.yaml") for p in TEXTS.glob("*.gold.yaml")}
     assert len(texts) >= 5 and texts <= golds
+
+
+def test_explain_says_an_undated_draft_is_undated(cnn_text: str) -> None:
+    shown = explain(cnn_text, draft_scenario(cnn_text, publisher="CNN")).plain
+    assert shown.splitlines()[0].endswith("— CNN, undated")

@@ -97,7 +97,7 @@ class _Review:
     def header(self) -> None:
         story = self.draft.get("story", {})
         self.out.append(f"{story.get('title', 'Draft')}", style="bold")
-        self.out.append(f" — {story.get('publisher', '?')}, {story.get('date', '?')}\n")
+        self.out.append(f" — {story.get('publisher', '?')}, {story.get('date') or 'undated'}\n")
 
     def places(self) -> None:
         out = self.out
