@@ -17,7 +17,7 @@ from typer.core import TyperGroup
 from routes import __version__, settings
 from routes._io import inside
 from routes.errors import RoutesError, UsageError
-from routes.options import ExportFormat, NetworkChoice, Weight
+from routes.options import ExportFormat, NetworkChoice, Search, Weight
 
 if TYPE_CHECKING:
     from routes.pipeline import Run
@@ -93,6 +93,14 @@ AvoidOption = Annotated[
         metavar="FILE",
         dir_okay=False,
         help="GeoJSON polygons (front lines, closed areas): routes do not enter them.",
+    ),
+]
+SearchOption = Annotated[
+    Search,
+    typer.Option(
+        "--router",
+        help="auto: a contraction hierarchy for large graphs with many queries, else "
+        "Dijkstra. dijkstra or ch: force one (same routes).",
     ),
 ]
 StrictOption = Annotated[
@@ -217,6 +225,7 @@ def _route(
     avoid: Path | None = None,
     strict: bool = False,
     max_snap: float = 5.0,
+    search: Search = Search.AUTO,
 ) -> Run:
     """Route through the pipeline; say its warnings; under ``--strict`` a gap is exit 1."""
     from routes import pipeline
@@ -230,6 +239,7 @@ def _route(
         alternatives=alternatives,
         avoid=avoid,
         max_snap_km=max_snap,
+        search=search,
     )
     for warning in run.warnings:
         _say(f"warning: {warning}")
@@ -258,6 +268,7 @@ def map_command(
     weight: WeightOption = Weight.TRAVEL_TIME,
     alternatives: AlternativesOption = 0,
     avoid: AvoidOption = None,
+    router: SearchOption = Search.AUTO,
     strict: StrictOption = False,
     max_snap: MaxSnapOption = 5.0,
     self_contained: SelfContainedOption = False,
@@ -283,6 +294,7 @@ def map_command(
             weight=weight,
             alternatives=alternatives,
             avoid=avoid,
+            search=router,
             strict=strict,
             max_snap=max_snap,
         )
@@ -315,6 +327,7 @@ def corridors(
     weight: WeightOption = Weight.TRAVEL_TIME,
     alternatives: AlternativesOption = 0,
     avoid: AvoidOption = None,
+    router: SearchOption = Search.AUTO,
     strict: StrictOption = False,
     max_snap: MaxSnapOption = 5.0,
     as_json: JsonOption = False,
@@ -329,6 +342,7 @@ def corridors(
             weight=weight,
             alternatives=alternatives,
             avoid=avoid,
+            search=router,
             strict=strict,
             max_snap=max_snap,
         )
@@ -383,6 +397,7 @@ def export(
     offline: OfflineOption = False,
     weight: WeightOption = Weight.TRAVEL_TIME,
     avoid: AvoidOption = None,
+    router: SearchOption = Search.AUTO,
     strict: StrictOption = False,
     max_snap: MaxSnapOption = 5.0,
     hxl: Annotated[
@@ -400,6 +415,7 @@ def export(
             offline=offline,
             weight=weight,
             avoid=avoid,
+            search=router,
             strict=strict,
             max_snap=max_snap,
         )
