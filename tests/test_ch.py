@@ -64,6 +64,9 @@ def _check_against_dijkstra(router: Router, weight: str, seed: int) -> None:
     reference = dijkstra(matrix, indices=np.unique(src))
     row = {s: i for i, s in enumerate(np.unique(src).tolist())}
     hierarchy = router.hierarchy(weight)
+    router.use("dijkstra")
+    plain = router.paths(pairs[:, 0].tolist(), pairs[:, 1].tolist(), weight)
+    dijkstra_path = {(int(a), int(b)): p for (a, b), p in zip(pairs, plain, strict=True)}
     router.use("ch")
     paths = router.paths(pairs[:, 0].tolist(), pairs[:, 1].tolist(), weight)
     for (a, b), s, t, path in zip(pairs.tolist(), src, dst, paths, strict=True):
@@ -71,6 +74,10 @@ def _check_against_dijkstra(router: Router, weight: str, seed: int) -> None:
         assert hierarchy.distance(int(s), int(t)) == expected, (a, b)
         assert path is not None and path[0] == a and path[-1] == b
         assert exact.cost(path, weight) == expected  # the path itself is a least-cost one
+        best = dijkstra_path[(a, b)]
+        assert best is not None  # rounding moves the cost by ≤ half a unit per edge
+        slack = (len(path) + len(best)) * 0.5 / ch.SCALES[weight]
+        assert router.cost(path, weight) <= router.cost(best, weight) + slack + 1e-9
 
 
 @pytest.mark.parametrize("weight", ["travel_time", "length"])
@@ -91,6 +98,11 @@ def test_no_path_and_same_node() -> None:
     router.use("ch")
     assert router.paths([1, 3, 2], [3, 1, 2]) == [[1, 2, 3], None, [2]]
     assert router.many_to_many([1, 2], [3, 2]) == [[[1, 2, 3], [1, 2]], [[2, 3], [2]]]
+
+
+def test_weights_too_large_for_integers() -> None:
+    with pytest.raises(ValueError, match="too large"):
+        ch.integer_weights(np.array([1.0, 3e6]), "travel_time")  # 3·10⁹ ms
 
 
 def test_auto_contracts_only_where_it_pays() -> None:
