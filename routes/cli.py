@@ -20,7 +20,7 @@ from typer.core import TyperGroup
 from routes import __version__, settings
 from routes._io import inside
 from routes.errors import RoutesError, UsageError
-from routes.options import ExportFormat, NetworkChoice, Weight
+from routes.options import ExportFormat, NetworkChoice, Search, Weight
 
 if TYPE_CHECKING:
     from routes.pipeline import Run
@@ -101,6 +101,14 @@ AvoidOption = Annotated[
 StrictOption = Annotated[
     bool, typer.Option("--strict", help="Exit 1 when a corridor has no route.")
 ]
+SearchOption = Annotated[
+    Search,
+    typer.Option(
+        "--router",
+        help="auto: a contraction hierarchy for large graphs with many queries, else "
+        "Dijkstra. dijkstra or ch: force one (same routes).",
+    ),
+]
 MaxSnapOption = Annotated[
     float,
     typer.Option(
@@ -148,6 +156,7 @@ class _Routing:
     weight: Weight = Weight.TRAVEL_TIME
     alternatives: int = 0
     avoid: Path | None = None
+    router: Search = Search.AUTO
     strict: bool = False
     max_snap: float = 5.0
 
@@ -160,6 +169,7 @@ _ROUTING_OPTIONS: dict[str, Any] = {
     "weight": WeightOption,
     "alternatives": AlternativesOption,
     "avoid": AvoidOption,
+    "router": SearchOption,
     "strict": StrictOption,
     "max_snap": MaxSnapOption,
 }
@@ -281,6 +291,7 @@ def _route(scenario: str | Scenario, routing: _Routing) -> Run:
         alternatives=routing.alternatives,
         avoid=routing.avoid,
         max_snap_km=routing.max_snap,
+        search=routing.router,
     )
     for warning in run.warnings:
         _say(f"warning: {warning}")
