@@ -319,9 +319,6 @@ def test_to_networkx_gives_back_the_osmnx_graph(roads: nx.MultiDiGraph) -> None:
 def test_cache_is_rebuilt_when_the_code_changes_or_an_entry_is_broken(
     cache_dir: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    import logging
-
-    monkeypatch.setattr(logging.getLogger("routes"), "propagate", True)  # the CLI turns it off
     pbf = helsinki_pbf()
     first = network.from_osm_file(pbf)
     [old] = _entries(cache_dir, "osm-*.npz")
