@@ -252,6 +252,7 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def main(
+    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option(
@@ -262,10 +263,24 @@ def main(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only errors.")] = False,
 ) -> None:
     """Map forced displacement from the news: places, corridors and interactive maps."""
+    level = logging.ERROR if quiet else logging.INFO if verbose else logging.WARNING
+    ctx.call_on_close(_log_to_stderr(level))
+
+
+def _log_to_stderr(level: int) -> Callable[[], None]:
+    """Send the ``routes`` logger's records to stderr as the CLI's lines, for this run only;
+    the function that puts the logger back as it was (library users and pytest's caplog
+    then see the records again)."""
     log = logging.getLogger("routes")
-    log.handlers[:] = [_SayHandler()]
-    log.propagate = False
-    log.setLevel(logging.ERROR if quiet else logging.INFO if verbose else logging.WARNING)
+    before = log.handlers[:], log.propagate, log.level
+    log.handlers[:], log.propagate = [_SayHandler()], False
+    log.setLevel(level)
+
+    def restore() -> None:
+        log.handlers[:], log.propagate = before[0], before[1]
+        log.setLevel(before[2])
+
+    return restore
 
 
 def _draft_refusal(story: Scenario) -> str:

@@ -29,12 +29,10 @@ import itertools
 import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from routes._io import open_binary_atomically
 from routes.distance import great_circle
 
 if TYPE_CHECKING:
@@ -57,7 +55,7 @@ __all__ = [
     "remember",
 ]
 
-#: Version of the arrays' layout in :meth:`Router.save`; part of the graph cache key.
+#: Version of the layout of :meth:`Router.arrays`; part of the graph cache key.
 FORMAT = 2
 
 #: Weights compiled by default: what ``--weight`` offers.
@@ -111,7 +109,7 @@ class Router:
     _hierarchies: dict[str, Hierarchy] = field(default_factory=dict, repr=False)
     _base: Router | None = field(default=None, repr=False)
 
-    # --- building, saving, loading -----------------------------------------------------------
+    # --- building; to and from arrays (the graph cache in routes.network stores them) --------
 
     @classmethod
     def from_graph(cls, G: nx.MultiDiGraph, weights: Sequence[str] = WEIGHTS) -> Router:
@@ -251,23 +249,6 @@ class Router:
             )
         except (KeyError, TypeError) as exc:
             raise ValueError(f"unreadable routing arrays ({exc})") from None
-
-    def save(self, path: str | Path) -> None:
-        """Write the arrays to an uncompressed ``.npz`` (loading is a few reads)."""
-        with open_binary_atomically(path) as f:
-            np.savez(f, allow_pickle=False, **self.arrays())
-
-    @classmethod
-    def load(cls, path: str | Path) -> Router:
-        """Read arrays written by :meth:`save`; ValueError if they are unreadable or of
-        another format (OSError if there is no file)."""
-        import zipfile
-
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                return cls.from_saved({k: z[k] for k in z.files})
-        except (zipfile.BadZipFile, EOFError) as exc:
-            raise ValueError(f"{path}: unreadable routing arrays ({exc})") from None
 
     @property
     def nbytes(self) -> int:
