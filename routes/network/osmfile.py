@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 from array import array
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -42,7 +42,7 @@ from routes.network.store import RoadArrays
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["USEFUL_TAGS_WAY", "longest_located_run", "road_arrays"]
+__all__ = ["USEFUL_TAGS_WAY", "Run", "road_arrays", "road_ways"]
 
 #: Way tags kept on edges: osmnx's ``settings.useful_tags_way`` (osmnx 2.1).
 USEFUL_TAGS_WAY = (
@@ -144,9 +144,18 @@ def road_arrays(
 # --- reading ---------------------------------------------------------------------------------
 
 
-def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
-    """One pyosmium pass: the road ways (their longest run of located nodes) and positions,
-    into flat arrays (no Python object per way is kept)."""
+#: A way's longest run of located nodes, as (node id, lon, lat).
+Run: TypeAlias = list[tuple[int, float, float]]
+
+
+def road_ways(path: str | Path, highways: frozenset[str] | None) -> Iterator[tuple[Any, Run]]:
+    """One pyosmium pass: each ``highway=*`` way in ``highways`` (None: every highway way)
+    with its longest run of nodes the file locates, when that run has two nodes or more.
+
+    An extract cut from a larger map has ways whose nodes lie outside it; osmnx refuses
+    missing nodes, so a way keeps its longest located stretch. The way object is valid
+    only until the next one is read. NetworkError if the file is not OSM data.
+    """
     import osmium
 
     roads = (
@@ -154,11 +163,6 @@ def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
         if highways is None
         else osmium.filter.TagFilter(*(("highway", value) for value in sorted(highways)))
     )
-    node_ids, lons, lats = array("q"), array("d"), array("d")
-    counts, osmids, flags = array("q"), array("q"), array("b")
-    vocab: dict[str, dict[str, int]] = {t: {} for t in USEFUL_TAGS_WAY}
-    rows: dict[str, array[int]] = {t: array("q") for t in USEFUL_TAGS_WAY}
-    codes: dict[str, array[int]] = {t: array("i") for t in USEFUL_TAGS_WAY}
     try:
         processor = (
             osmium.FileProcessor(str(path), osmium.osm.NODE | osmium.osm.WAY)
@@ -169,23 +173,35 @@ def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
         for way in processor:
             assert isinstance(way, osmium.osm.Way)  # the entity filter lets only ways through
             run = _located_run(way.nodes)
-            if len(run) < 2:
-                continue
-            ids, xs, ys = zip(*run, strict=True)
-            node_ids.extend(ids)
-            lons.extend(xs)
-            lats.extend(ys)
-            counts.append(len(run))
-            tags = {t.k: t.v for t in way.tags if t.k in _USEFUL}
-            for key, value in tags.items():
-                known = vocab[key]
-                rows[key].append(len(osmids))
-                codes[key].append(known.setdefault(value, len(known)))
-            osmids.append(way.id)
-            one = tags.get("oneway") in ONEWAY_VALUES or tags.get("junction") == "roundabout"
-            flags.append(int(one) | int(one and tags.get("oneway") in REVERSED_VALUES) << 1)
+            if len(run) >= 2:
+                yield way, run
     except RuntimeError as exc:
-        raise NetworkError(f"{path.name}: cannot read it as OpenStreetMap data ({exc})") from None
+        name = Path(path).name
+        raise NetworkError(f"{name}: cannot read it as OpenStreetMap data ({exc})") from None
+
+
+def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
+    """One pyosmium pass: the road ways (their longest run of located nodes) and positions,
+    into flat arrays (no Python object per way is kept)."""
+    node_ids, lons, lats = array("q"), array("d"), array("d")
+    counts, osmids, flags = array("q"), array("q"), array("b")
+    vocab: dict[str, dict[str, int]] = {t: {} for t in USEFUL_TAGS_WAY}
+    rows: dict[str, array[int]] = {t: array("q") for t in USEFUL_TAGS_WAY}
+    codes: dict[str, array[int]] = {t: array("i") for t in USEFUL_TAGS_WAY}
+    for way, run in road_ways(path, highways):
+        ids, xs, ys = zip(*run, strict=True)
+        node_ids.extend(ids)
+        lons.extend(xs)
+        lats.extend(ys)
+        counts.append(len(run))
+        tags = {t.k: t.v for t in way.tags if t.k in _USEFUL}
+        for key, value in tags.items():
+            known = vocab[key]
+            rows[key].append(len(osmids))
+            codes[key].append(known.setdefault(value, len(known)))
+        osmids.append(way.id)
+        one = tags.get("oneway") in ONEWAY_VALUES or tags.get("junction") == "roundabout"
+        flags.append(int(one) | int(one and tags.get("oneway") in REVERSED_VALUES) << 1)
     offsets = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(np.frombuffer(counts, dtype=np.int64), out=offsets[1:])
     flag = np.frombuffer(flags, dtype=np.int8)
@@ -206,28 +222,15 @@ def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
     )
 
 
-def _located_run(refs: Any) -> list[tuple[int, float, float]]:
-    """:func:`longest_located_run` as (id, lon, lat), each node's location read once."""
-    best: list[tuple[int, float, float]] = []
-    current: list[tuple[int, float, float]] = []
+def _located_run(refs: Any) -> Run:
+    """The longest stretch of consecutive way nodes whose position the file gives,
+    each node's location read once."""
+    best: Run = []
+    current: Run = []
     for ref in refs:
         location = ref.location
         if location.valid():
             current.append((ref.ref, location.lon, location.lat))
-            if len(current) > len(best):
-                best = current
-        else:
-            current = []
-    return best
-
-
-def longest_located_run(refs: Any) -> list[Any]:
-    """The longest stretch of consecutive way nodes whose position the file gives."""
-    best: list[Any] = []
-    current: list[Any] = []
-    for ref in refs:
-        if ref.location.valid():
-            current.append(ref)
             if len(current) > len(best):
                 best = current
         else:
