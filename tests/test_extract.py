@@ -411,3 +411,34 @@ def test_every_fixture_text_has_gold() -> None:
     texts = {p.stem for p in TEXTS.glob("*.txt")}
     golds = {p.name.removesuffix(".gold.yaml") for p in TEXTS.glob("*.gold.yaml")}
     assert len(texts) >= 5 and texts <= golds
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "country", "lat"),
+    [
+        (
+            "Police in Alexandria arrested a man from Pineville. He was taken to Rapides Parish.",
+            "Alexandria",
+            "US",
+            31.3,
+        ),
+        (
+            "Police in Alexandria arrested a man from Cairo. He was taken to Giza.",
+            "Alexandria",
+            "EG",
+            31.2,
+        ),
+        (
+            "Residents of Paris and Henry County met on Monday. Officials from Murray came too.",
+            "Paris",
+            "US",
+            36.3,
+        ),
+    ],
+)
+def test_the_other_places_of_a_story_choose_between_homonyms(
+    text: str, surface: str, country: str, lat: float
+) -> None:
+    found = [t for t in extract(text).all_toponyms() if t.text == surface]
+    assert found and {t.place.country for t in found} == {country}
+    assert all(abs(t.place.lat - lat) < 0.5 for t in found)
