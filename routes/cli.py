@@ -590,7 +590,7 @@ def _extract_jsonl(source: str, output: Path | None) -> None:
                 if line.strip():
                     story = _jsonl_story(line, f"{source}:{number}")
                     found = extract.extract(story["text"], **story["options"])
-                    rows = [_toponym_row(t) for t in found.toponyms]
+                    rows = [_toponym_row(t) for t in found.all_toponyms()]
                     out.write(json.dumps({"id": story["id"], "toponyms": rows}, ensure_ascii=False))
                     out.write("\n")
     if output is not None:
@@ -625,13 +625,13 @@ def _jsonl_story(line: str, where: str) -> dict[str, Any]:
 
 
 def _toponym_row(toponym: Any) -> dict[str, Any]:
-    """A toponym as ``--jsonl`` writes it; today every accepted toponym is a literal place."""
+    """A toponym as ``--jsonl`` writes it, typed literal, adjective or embedded."""
     place = toponym.place
     return {
         "start": toponym.start,
         "end": toponym.end,
         "surface": toponym.text,
-        "type": "literal",
+        "type": toponym.type,
         "lat": round(place.lat, 5),
         "lon": round(place.lon, 5),
         "geonames_id": place.geonames_id,
