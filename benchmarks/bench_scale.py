@@ -7,7 +7,9 @@ cache (pyosmium straight into columns, :mod:`routes.network.osmfile`; router fro
 arrays; cache written), and the same without the networkx graph at the end
 (:func:`routes.network.osm_columns`). Then the warm load of that cache entry: as a
 networkx graph (what ``routes`` hands its stages today) and as columns and router alone.
-Each run is its own process, so peak RSS (``ru_maxrss``) is its own. The file:
+The warm columns load maps the entry and pages in only what the router
+needs (each column is checked when first read). Each run is its own process, so peak
+RSS (``ru_maxrss``) is its own. The file:
 ``tests/synthetic_osm.py``, about 10⁵ edges in full mode (10⁴ quick). Issue 15's goals
 are stated at 10⁶ edges.
 """
@@ -70,15 +72,8 @@ print(json.dumps({"s": time.perf_counter() - start, "edges": roads.n_edges,
 _COLUMNS = """
 import json, resource, sys, time
 start = time.perf_counter()
-from pathlib import Path
 from routes import network
-from routes.network import store
-from routes.routing import backend
-[entry] = (Path(network.settings.cache_dir) / "graphs").glob("osm-*.npz")
-arrays = store.read_npz(entry)
-roads = store.RoadArrays.from_arrays(arrays)
-router = backend.Router.from_saved(
-    {k[len("router/"):]: v for k, v in arrays.items() if k.startswith("router/")})
+roads, router = network.osm_columns(sys.argv[1])
 print(json.dumps({"s": time.perf_counter() - start, "edges": roads.n_edges,
                   "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """

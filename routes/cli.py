@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import logging
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -17,7 +20,7 @@ from typer.core import TyperGroup
 from routes import __version__, settings
 from routes._io import inside
 from routes.errors import RoutesError, UsageError
-from routes.options import ExportFormat, NetworkChoice, Weight
+from routes.options import ExportFormat, NetworkChoice, Search, Weight
 
 if TYPE_CHECKING:
     from routes.pipeline import Run
@@ -98,6 +101,14 @@ AvoidOption = Annotated[
 StrictOption = Annotated[
     bool, typer.Option("--strict", help="Exit 1 when a corridor has no route.")
 ]
+SearchOption = Annotated[
+    Search,
+    typer.Option(
+        "--router",
+        help="auto: a contraction hierarchy for large graphs with many queries, else "
+        "Dijkstra. dijkstra or ch: force one (same routes).",
+    ),
+]
 MaxSnapOption = Annotated[
     float,
     typer.Option(
@@ -133,6 +144,67 @@ DraftOption = Annotated[
     bool,
     typer.Option("--draft", help="Map an undated draft or one with review items; titled DRAFT."),
 ]
+
+
+@dataclass(frozen=True)
+class _Routing:
+    """The routing options ``map``, ``corridors`` and ``export`` share, as one value."""
+
+    osm: Path | None = None
+    network: NetworkChoice = NetworkChoice.AUTO
+    offline: bool = False
+    weight: Weight = Weight.TRAVEL_TIME
+    alternatives: int = 0
+    avoid: Path | None = None
+    router: Search = Search.AUTO
+    strict: bool = False
+    max_snap: float = 5.0
+
+
+#: Each routing option's parameter type, in the order ``--help`` lists them.
+_ROUTING_OPTIONS: dict[str, Any] = {
+    "osm": OsmOption,
+    "network": NetworkOption,
+    "offline": OfflineOption,
+    "weight": WeightOption,
+    "alternatives": AlternativesOption,
+    "avoid": AvoidOption,
+    "router": SearchOption,
+    "strict": StrictOption,
+    "max_snap": MaxSnapOption,
+}
+
+
+def _routing_options(*, alternatives: bool = True) -> Callable[[Any], Any]:
+    """Give a command the routing options where its ``routing: _Routing`` parameter stands.
+
+    Typer reads the options from the signature this writes; the command gets them
+    collected into one :class:`_Routing` (so the list is written once, not per command).
+    """
+    names = [n for n in _ROUTING_OPTIONS if alternatives or n != "alternatives"]
+    defaults = _Routing()
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        signature = inspect.signature(command, eval_str=True)
+        params: list[inspect.Parameter] = []
+        for param in signature.parameters.values():
+            if param.name != "routing":
+                params.append(param)
+                continue
+            params += [
+                param.replace(name=n, default=getattr(defaults, n), annotation=_ROUTING_OPTIONS[n])
+                for n in names
+            ]
+
+        @functools.wraps(command)
+        def run(**options: Any) -> None:
+            routing = _Routing(**{n: options.pop(n) for n in names})
+            command(routing=routing, **options)
+
+        run.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+        return run
+
+    return decorate
 
 
 @contextmanager
@@ -180,6 +252,7 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def main(
+    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option(
@@ -190,10 +263,24 @@ def main(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only errors.")] = False,
 ) -> None:
     """Map forced displacement from the news: places, corridors and interactive maps."""
+    level = logging.ERROR if quiet else logging.INFO if verbose else logging.WARNING
+    ctx.call_on_close(_log_to_stderr(level))
+
+
+def _log_to_stderr(level: int) -> Callable[[], None]:
+    """Send the ``routes`` logger's records to stderr as the CLI's lines, for this run only;
+    the function that puts the logger back as it was (library users and pytest's caplog
+    then see the records again)."""
     log = logging.getLogger("routes")
-    log.handlers[:] = [_SayHandler()]
-    log.propagate = False
-    log.setLevel(logging.ERROR if quiet else logging.INFO if verbose else logging.WARNING)
+    before = log.handlers[:], log.propagate, log.level
+    log.handlers[:], log.propagate = [_SayHandler()], False
+    log.setLevel(level)
+
+    def restore() -> None:
+        log.handlers[:], log.propagate = before[0], before[1]
+        log.setLevel(before[2])
+
+    return restore
 
 
 def _draft_refusal(story: Scenario) -> str:
@@ -206,40 +293,31 @@ def _draft_refusal(story: Scenario) -> str:
     )
 
 
-def _route(
-    scenario: str | Scenario,
-    *,
-    osm: Path | None,
-    network: NetworkChoice,
-    offline: bool,
-    weight: Weight,
-    alternatives: int = 0,
-    avoid: Path | None = None,
-    strict: bool = False,
-    max_snap: float = 5.0,
-) -> Run:
+def _route(scenario: str | Scenario, routing: _Routing) -> Run:
     """Route through the pipeline; say its warnings; under ``--strict`` a gap is exit 1."""
     from routes import pipeline
 
     run = pipeline.route_scenario(
         scenario,
-        osm=osm,
-        network=network,
-        offline=offline,
-        weight=weight,
-        alternatives=alternatives,
-        avoid=avoid,
-        max_snap_km=max_snap,
+        osm=routing.osm,
+        network=routing.network,
+        offline=routing.offline,
+        weight=routing.weight,
+        alternatives=routing.alternatives,
+        avoid=routing.avoid,
+        max_snap_km=routing.max_snap,
+        search=routing.router,
     )
     for warning in run.warnings:
         _say(f"warning: {warning}")
-    if strict and not run.complete:
+    if routing.strict and not run.complete:
         _say("error: --strict: some corridors have no route", typer.colors.RED)
         raise typer.Exit(1)
     return run
 
 
 @app.command("map")
+@_routing_options()
 def map_command(
     scenario: ScenarioOption = settings.default_scenario,
     output: Annotated[
@@ -252,14 +330,7 @@ def map_command(
             help="HTML file to write [default: output/<scenario id>.html].",
         ),
     ] = None,
-    osm: OsmOption = None,
-    network: NetworkOption = NetworkChoice.AUTO,
-    offline: OfflineOption = False,
-    weight: WeightOption = Weight.TRAVEL_TIME,
-    alternatives: AlternativesOption = 0,
-    avoid: AvoidOption = None,
-    strict: StrictOption = False,
-    max_snap: MaxSnapOption = 5.0,
+    routing: _Routing = _Routing(),
     self_contained: SelfContainedOption = False,
     static: StaticOption = False,
     png: PngOption = None,
@@ -277,17 +348,7 @@ def map_command(
         story = corpus_maps.flows_scenario(scenario) if flows else scenarios.load(scenario)
         if story.is_draft and not draft and not flows:
             raise UsageError(_draft_refusal(story))
-        run = _route(
-            story,
-            osm=osm,
-            network=network,
-            offline=offline,
-            weight=weight,
-            alternatives=alternatives,
-            avoid=avoid,
-            strict=strict,
-            max_snap=max_snap,
-        )
+        run = _route(story, routing)
         m = render.build_map(
             run.scenario,
             run.corridors,
@@ -309,31 +370,15 @@ def map_command(
 
 
 @app.command()
+@_routing_options()
 def corridors(
     scenario: ScenarioOption = settings.default_scenario,
-    osm: OsmOption = None,
-    network: NetworkOption = NetworkChoice.AUTO,
-    offline: OfflineOption = False,
-    weight: WeightOption = Weight.TRAVEL_TIME,
-    alternatives: AlternativesOption = 0,
-    avoid: AvoidOption = None,
-    strict: StrictOption = False,
-    max_snap: MaxSnapOption = 5.0,
+    routing: _Routing = _Routing(),
     as_json: JsonOption = False,
 ) -> None:
     """Route every corridor; print length, travel time, road mix and the places it passes."""
     with _user_errors():
-        run = _route(
-            scenario,
-            osm=osm,
-            network=network,
-            offline=offline,
-            weight=weight,
-            alternatives=alternatives,
-            avoid=avoid,
-            strict=strict,
-            max_snap=max_snap,
-        )
+        run = _route(scenario, routing)
     from routes.columns import SUMMARY
 
     records = _records(run.corridors[list(SUMMARY)])
@@ -369,6 +414,7 @@ def corridors(
 
 
 @app.command()
+@_routing_options(alternatives=False)
 def export(
     fmt: Annotated[ExportFormat, typer.Option("--format", "-f", help="File format.")] = (
         ExportFormat.GPKG
@@ -380,13 +426,7 @@ def export(
             "--output", "-o", file_okay=False, metavar="DIR", help="Folder to write into."
         ),
     ] = settings.output_dir,
-    osm: OsmOption = None,
-    network: NetworkOption = NetworkChoice.AUTO,
-    offline: OfflineOption = False,
-    weight: WeightOption = Weight.TRAVEL_TIME,
-    avoid: AvoidOption = None,
-    strict: StrictOption = False,
-    max_snap: MaxSnapOption = 5.0,
+    routing: _Routing = _Routing(),
     hxl: Annotated[
         bool, typer.Option("--hxl", help="CSV: add the HXL hashtag row (#loc+name, #date…).")
     ] = False,
@@ -395,16 +435,7 @@ def export(
     from routes import export as exports
 
     with _user_errors():
-        run = _route(
-            scenario,
-            osm=osm,
-            network=network,
-            offline=offline,
-            weight=weight,
-            avoid=avoid,
-            strict=strict,
-            max_snap=max_snap,
-        )
+        run = _route(scenario, routing)
         layers = exports.layers(run.scenario, run.corridors, run.network, avoided=run.avoided)
         paths = exports.write(layers, fmt.value, output, run.scenario.story.id, hxl=hxl)
     for path in paths:
@@ -513,9 +544,8 @@ def extract_command(
     """Draft a scenario from a story: places, movements and figures, each with its evidence."""
     import datetime as dt
 
-    import yaml
-
     from routes import extract
+    from routes import scenario as scenarios
 
     if jsonl is not None or story is None:
         with _user_errors():
@@ -533,9 +563,9 @@ def extract_command(
             raise UsageError(f"cannot read the story {story}: {exc}") from None
         try:
             draft = extract.draft_scenario(text, story_date=day, publisher=publisher)
-        except ValueError as exc:
+        except RoutesError as exc:
             raise UsageError(f"{story}: {exc}") from None
-    document = yaml.safe_dump(draft, allow_unicode=True, sort_keys=False, width=100)
+    document = scenarios.dump(draft)
     if explain:
         from rich.console import Console
 
@@ -562,7 +592,7 @@ def _extract_jsonl(source: str, output: Path | None) -> None:
                 if line.strip():
                     story = _jsonl_story(line, f"{source}:{number}")
                     found = extract.extract(story["text"], **story["options"])
-                    rows = [_toponym_row(t) for t in found.toponyms]
+                    rows = [_toponym_row(t) for t in found.all_toponyms()]
                     out.write(json.dumps({"id": story["id"], "toponyms": rows}, ensure_ascii=False))
                     out.write("\n")
     if output is not None:
@@ -597,13 +627,13 @@ def _jsonl_story(line: str, where: str) -> dict[str, Any]:
 
 
 def _toponym_row(toponym: Any) -> dict[str, Any]:
-    """A toponym as ``--jsonl`` writes it; today every accepted toponym is a literal place."""
+    """A toponym as ``--jsonl`` writes it, typed literal, adjective or embedded."""
     place = toponym.place
     return {
         "start": toponym.start,
         "end": toponym.end,
         "surface": toponym.text,
-        "type": "literal",
+        "type": toponym.type,
         "lat": round(place.lat, 5),
         "lon": round(place.lon, 5),
         "geonames_id": place.geonames_id,

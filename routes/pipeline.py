@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from routes import columns
-from routes.errors import UsageError
-from routes.options import NetworkChoice, Weight
+from routes.errors import ScenarioError, UsageError
+from routes.options import NetworkChoice, Search, Weight
 
 if TYPE_CHECKING:
     import geopandas as gpd
@@ -20,9 +20,15 @@ if TYPE_CHECKING:
 
     from routes.scenario import Scenario
 
-__all__ = ["Run", "route_scenario"]
+__all__ = ["NO_CORRIDORS", "Run", "route_scenario"]
 
-_Choice = TypeVar("_Choice", Weight, NetworkChoice)
+#: Why a scenario without corridors (a draft, see ARCHITECTURE.md) cannot be routed.
+NO_CORRIDORS = (
+    "corridors: none; add at least one corridor (origin, destination, date, route_sources) "
+    "to route and map"
+)
+
+_Choice = TypeVar("_Choice", Weight, NetworkChoice, Search)
 
 
 @dataclass
@@ -52,6 +58,7 @@ def route_scenario(
     alternatives: int = 0,
     avoid: str | Path | None = None,
     max_snap_km: float = 5.0,
+    search: Search | str = Search.AUTO,
 ) -> Run:
     """Load the scenario, choose its network, route every corridor (and alternatives).
 
@@ -69,6 +76,8 @@ def route_scenario(
         GeoJSON polygons whose roads routes may not use.
     max_snap_km
         A corridor with a stop further than this from the network gets no route.
+    search
+        Dijkstra or a contraction hierarchy (``auto``: by graph size and queries).
     """
     from routes import network as networks
     from routes import scenario as scenarios
@@ -77,12 +86,15 @@ def route_scenario(
     weight = _choice(Weight, weight, "weight")
     network = _choice(NetworkChoice, network, "network")
     story = scenario if isinstance(scenario, scenarios.Scenario) else scenarios.load(scenario)
+    if not story.corridors:  # a draft may have none; routing needs one
+        raise ScenarioError(story.story.id, [NO_CORRIDORS])
     G = networks.choose(story, osm=osm, network=network, offline=offline)
     areas = networks.avoid_areas(avoid) if avoid is not None else None
     roads = networks.avoiding(G, areas) if areas is not None else None
     if not max_snap_km > 0:
         raise UsageError(f"max_snap_km must be a positive distance, not {max_snap_km!r}")
     snap = max_snap_km * 1000
+    corridors.choose_search(G, roads, _choice(Search, search, "search"), story, alternatives)
     routed = corridors.route_corridors(G, story, weight=weight, roads=roads, max_snap_m=snap)
     extra = (
         corridors.alternative_routes(

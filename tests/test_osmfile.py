@@ -144,3 +144,28 @@ def test_synthetic_grid_equals_osmnx(tmp_path: Path) -> None:
     speeds = {d["speed_kph"] for *_, d in G.edges(data=True)}
     assert {50.0, 30 * 1.60934, 80.0}.issubset(speeds)
     assert any(isinstance(d["highway"], list) for *_, d in G.edges(data=True))
+
+
+def test_warm_columns_page_in_only_what_is_read(tmp_path: Path, cache_dir: Path) -> None:
+    """A warm ``osm_columns`` maps the cache entry and checks each column when first read:
+    a damaged attribute column leaves the router usable and fails (ValueError) where it
+    is read; the eager load (``from_osm_file``) finds it and builds the entry again."""
+    grid = write_road_grid(tmp_path / "grid.osm.pbf", 12)
+    cold, cold_router = network.osm_columns(grid)
+    [entry] = (cache_dir / "graphs").glob("osm-*.npz")
+    data = bytearray(entry.read_bytes())
+    member = b"edges/code:name.npy"
+    at = data.index(member) + len(member) + 200  # inside that member's data
+    data[at] ^= 0xFF
+    entry.write_bytes(bytes(data))
+    roads, router = network.osm_columns(grid)
+    a, b = int(router.ids[0]), int(router.ids[-1])
+    assert router.path(a, b) == cold_router.path(a, b) is not None
+    np.testing.assert_array_equal(roads.edges["float:length"], cold.edges["float:length"])
+    with pytest.raises(ValueError, match="code:name"):
+        roads.edges["code:name"]
+    G = network.from_osm_file(grid)  # eager: warns, builds again, rewrites the entry
+    assert G.number_of_edges() == cold.n_edges
+    assert network.osm_columns(grid)[0].edges["code:name"].tolist() == (
+        cold.edges["code:name"].tolist()
+    )

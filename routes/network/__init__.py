@@ -257,17 +257,19 @@ def region(scenario: Scenario) -> tuple[float, float, float, float]:
 def from_osm_file(path: str | Path) -> nx.MultiDiGraph:
     """The drivable network in an OSM file (.osm, .osm.bz2, .osm.gz, .osm.pbf), parsed once:
     :func:`osm_columns` as an osmnx-schema ``MultiDiGraph``, its router kept with it."""
-    G = _as_graph(*osm_columns(path))
+    G = _as_graph(*osm_columns(path, lazy=False))
     G.graph["source"] = f"OpenStreetMap file {Path(path).name}"  # the cache may hold a copy
     return G
 
 
-def osm_columns(path: str | Path) -> tuple[RoadArrays, Router]:
+def osm_columns(path: str | Path, *, lazy: bool = True) -> tuple[RoadArrays, Router]:
     """The drivable network in an OSM file as columns, and its compiled router; no networkx.
 
     pyosmium reads the :data:`DRIVABLE` ways straight into columns and numpy builds the
     graph osmnx would (:mod:`routes.network.osmfile`: split at intersections, simplified,
-    speeds and travel times), with no XML; both are cached by the file's content.
+    speeds and travel times), with no XML; both are cached by the file's content. A
+    cached entry is mapped, and with ``lazy`` each column is paged in and checked only
+    when first read (a damaged column then raises ValueError there, not here).
     """
     path = Path(path)
     if not path.is_file():
@@ -286,7 +288,7 @@ def osm_columns(path: str | Path) -> tuple[RoadArrays, Router]:
         arrays.graph.update(network_source="osm", source="", osm_date="")
         return arrays
 
-    return _cached(f"osm-{_digest(path)}", build)
+    return _cached(f"osm-{_digest(path)}", build, lazy=lazy)
 
 
 def write_roads_xml(
@@ -301,35 +303,15 @@ def write_roads_xml(
     """
     import osmium
 
-    from routes.network.osmfile import longest_located_run
+    from routes.network.osmfile import road_ways
 
-    src = Path(src)
-    roads = (
-        osmium.filter.KeyFilter("highway")
-        if highways is None
-        else osmium.filter.TagFilter(*(("highway", value) for value in sorted(highways)))
-    )
     ways: list[osmium.osm.mutable.Way] = []
     nodes: dict[int, tuple[float, float]] = {}
-    try:
-        processor = (
-            osmium.FileProcessor(str(src), osmium.osm.NODE | osmium.osm.WAY)
-            .with_locations()
-            .with_filter(osmium.filter.EntityFilter(osmium.osm.WAY))
-            .with_filter(roads)
-        )
-        for way in processor:
-            assert isinstance(way, osmium.osm.Way)  # the entity filter lets only ways through
-            run = longest_located_run(way.nodes)
-            if len(run) >= 2:
-                nodes.update((n.ref, (n.location.lon, n.location.lat)) for n in run)
-                tags = {tag.k: tag.v for tag in way.tags}
-                ways.append(
-                    osmium.osm.mutable.Way(id=way.id, tags=tags, nodes=[n.ref for n in run])
-                )
-    except RuntimeError as exc:
-        raise NetworkError(f"{src.name}: cannot read it as OpenStreetMap data ({exc})") from None
-    with osmium.SimpleWriter(str(dest), overwrite=True) as writer:
+    for way, run in road_ways(src, highways):
+        nodes.update((ref, (lon, lat)) for ref, lon, lat in run)
+        tags = {tag.k: tag.v for tag in way.tags}
+        ways.append(osmium.osm.mutable.Way(id=way.id, tags=tags, nodes=[n[0] for n in run]))
+    with atomic_path(dest) as tmp, osmium.SimpleWriter(str(tmp), overwrite=True) as writer:
         for ref in sorted(nodes):
             writer.add_node(osmium.osm.mutable.Node(id=ref, location=nodes[ref]))
         for kept in ways:
@@ -485,7 +467,7 @@ def cache_path(key: str) -> Path:
 
 
 def _cached(
-    key: str, build: Callable[[], RoadArrays | nx.MultiDiGraph]
+    key: str, build: Callable[[], RoadArrays | nx.MultiDiGraph], *, lazy: bool = False
 ) -> tuple[RoadArrays, Router]:
     """Build a graph's columns and router once per key and code version; later runs map
     them from the cache without parsing.
@@ -493,13 +475,14 @@ def _cached(
     The entry (:func:`cache_path`) is data only: the graph's columns
     (:class:`~routes.network.store.RoadArrays`) and its compiled router's arrays, in one
     uncompressed ``.npz`` mapped into memory and checked member by member. An entry that
-    fails to load is built again, with a warning.
+    fails to load is built again, with a warning; with ``lazy``, only what the router
+    needs is checked now, and each column when first read.
     """
     from routes.network.store import RoadArrays, write_npz
     from routes.routing import backend
 
     path = cache_path(key)
-    entry = _load_entry(path)
+    entry = _load_entry(path, lazy=lazy)
     if entry is not None:
         return entry
     built = build()
@@ -523,7 +506,7 @@ def _cached(
     return arrays, router
 
 
-def _load_entry(path: Path) -> tuple[RoadArrays, Router] | None:
+def _load_entry(path: Path, *, lazy: bool = False) -> tuple[RoadArrays, Router] | None:
     """The columns and router cached at ``path``; None (with a one-line warning if the entry
     exists but is broken) when there is none to use."""
     from routes.network.store import RoadArrays, read_npz
@@ -532,9 +515,9 @@ def _load_entry(path: Path) -> tuple[RoadArrays, Router] | None:
     if not path.is_file():
         return None
     try:
-        arrays = read_npz(path)
+        arrays = read_npz(path, lazy=lazy)
         router = backend.Router.from_saved(
-            {k[len("router/") :]: v for k, v in arrays.items() if k.startswith("router/")}
+            {k[len("router/") :]: arrays[k] for k in arrays if k.startswith("router/")}
         )
         return RoadArrays.from_arrays(arrays), router
     except (OSError, ValueError) as exc:

@@ -28,9 +28,8 @@ from __future__ import annotations
 import math
 import re
 from array import array
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -38,12 +37,12 @@ import numpy as np
 
 from routes.distance import great_circle
 from routes.errors import NetworkError
-from routes.network.store import MISSING, RoadArrays
+from routes.network.store import RoadArrays
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["USEFUL_TAGS_WAY", "longest_located_run", "road_arrays"]
+__all__ = ["USEFUL_TAGS_WAY", "Run", "road_arrays", "road_ways"]
 
 #: Way tags kept on edges: osmnx's ``settings.useful_tags_way`` (osmnx 2.1).
 USEFUL_TAGS_WAY = (
@@ -63,14 +62,21 @@ _MILES_TO_KM = 1.60934
 
 @dataclass
 class _Ways:
-    """What the file gives: node positions, and each kept way's id, nodes and tags."""
+    """What the file gives, in flat arrays: every kept way's located nodes (way after way,
+    repeats included) with their positions, where each way starts, its id, its one-way
+    flags, and its tags as codes into each tag's distinct values."""
 
-    node_ids: array[int]  # every located way node, repeats included
-    lons: array[float]
-    lats: array[float]
-    osmids: list[int]
-    refs: list[array[int]]
-    tags: list[dict[str, str]]
+    node_ids: NDArray[np.int64]
+    lons: NDArray[np.float64]
+    lats: NDArray[np.float64]
+    offsets: NDArray[np.int64]  # way i's nodes: node_ids[offsets[i]:offsets[i + 1]]
+    osmids: NDArray[np.int64]
+    oneway: NDArray[np.bool_]
+    reverse: NDArray[np.bool_]  # one-way against the nodes' order
+    tags: dict[str, tuple[list[str], NDArray[np.int32]]]  # per way, -1: no such tag
+
+    def __len__(self) -> int:
+        return len(self.osmids)
 
 
 def road_arrays(
@@ -83,18 +89,20 @@ def road_arrays(
     """The simplified, speed-weighted road graph of the ``highway=*`` ways in ``highways``
     (None: every ``highway`` way)."""
     ways = _read(Path(path), highways)
-    ids, seg_u, seg_v, seg_way, seg_rev, oneway = _segments(ways)
+    ids, first = np.unique(ways.node_ids, return_index=True)
+    x, y = ways.lons[first], ways.lats[first]
+    del first
+    ways.lons = ways.lats = x[:0]
+    seg_u, seg_v, seg_way, seg_rev = _segments(ways, ids)
+    ways.node_ids = ids[:0]
+    oneway = ways.oneway
     if not len(seg_u):
         raise NetworkError(f"{Path(path).name}: no drivable road network in it")
-    all_ids = np.array(ways.node_ids, dtype=np.int64)
-    _ids, first = np.unique(all_ids, return_index=True)
-    x = np.array(ways.lons, dtype=np.float64)[first]
-    y = np.array(ways.lats, dtype=np.float64)[first]
     keep = _largest_component(len(ids), seg_u, seg_v)
     kept = keep[seg_u]
     seg_u, seg_v, seg_way, seg_rev = seg_u[kept], seg_v[kept], seg_way[kept], seg_rev[kept]
     # NaN (none here) as 0, as osmnx's add_edge_lengths fills it
-    seg_len = np.nan_to_num(great_circle(y[seg_u], x[seg_u], y[seg_v], x[seg_v]), nan=0.0)
+    seg_len = _lengths(x, y, seg_u, seg_v)
     endpoint = _endpoints(len(ids), seg_u, seg_v) & keep
     plain = np.flatnonzero(endpoint[seg_u] & endpoint[seg_v])
     chains = _chains(len(ids), seg_u, seg_v, endpoint)
@@ -105,6 +113,9 @@ def road_arrays(
     lengths = np.concatenate([seg_len[plain], _sums_in_order(seg_len[chains.segments], heads)])
     u = np.concatenate([seg_u[plain], chains.start])
     v = np.concatenate([seg_v[plain], chains.end])
+    del seg_u, seg_v, seg_len, seg_way, seg_rev, kept, keep
+    uvk = (ids[u], ids[v], _keys(u, v, len(ids)))
+    del u, v
     highway = columns["highway"]
     maxspeed = columns.get("maxspeed")
     assert isinstance(highway, tuple) and (maxspeed is None or isinstance(maxspeed, tuple))
@@ -113,14 +124,17 @@ def road_arrays(
         length=lengths, speed_kph=speed, travel_time=(lengths / 1000) / (speed / (60 * 60))
     )
     counts = np.concatenate([np.zeros(len(plain), dtype=np.int64), chains.node_counts()])
-    offsets = np.zeros(len(u) + 1, dtype=np.int64)
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
-    xy = np.column_stack([x[chains.nodes], y[chains.nodes]])
+    del counts
+    xy = np.empty((len(chains.nodes), 2))
+    xy[:, 0], xy[:, 1] = x[chains.nodes], y[chains.nodes]
+    del chains
     nodes = np.flatnonzero(endpoint)
     return RoadArrays.from_columns(
         nodes=ids[nodes],
         node_columns={"y": y[nodes], "x": x[nodes]},
-        uvk=np.column_stack([ids[u], ids[v], _keys(u, v, len(ids))]),
+        uvk=uvk,
         edge_columns=columns,
         geometry=(offsets, xy),
         graph={"crs": "epsg:4326", "simplified": True},
@@ -130,8 +144,18 @@ def road_arrays(
 # --- reading ---------------------------------------------------------------------------------
 
 
-def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
-    """One pyosmium pass: the road ways (their longest run of located nodes) and positions."""
+#: A way's longest run of located nodes, as (node id, lon, lat).
+Run: TypeAlias = list[tuple[int, float, float]]
+
+
+def road_ways(path: str | Path, highways: frozenset[str] | None) -> Iterator[tuple[Any, Run]]:
+    """One pyosmium pass: each ``highway=*`` way in ``highways`` (None: every highway way)
+    with its longest run of nodes the file locates, when that run has two nodes or more.
+
+    An extract cut from a larger map has ways whose nodes lie outside it; osmnx refuses
+    missing nodes, so a way keeps its longest located stretch. The way object is valid
+    only until the next one is read. NetworkError if the file is not OSM data.
+    """
     import osmium
 
     roads = (
@@ -139,7 +163,6 @@ def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
         if highways is None
         else osmium.filter.TagFilter(*(("highway", value) for value in sorted(highways)))
     )
-    ways = _Ways(array("q"), array("d"), array("d"), [], [], [])
     try:
         processor = (
             osmium.FileProcessor(str(path), osmium.osm.NODE | osmium.osm.WAY)
@@ -150,24 +173,60 @@ def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
         for way in processor:
             assert isinstance(way, osmium.osm.Way)  # the entity filter lets only ways through
             run = _located_run(way.nodes)
-            if len(run) < 2:
-                continue
-            ids, lons, lats = zip(*run, strict=True)
-            ways.node_ids.extend(ids)
-            ways.lons.extend(lons)
-            ways.lats.extend(lats)
-            ways.osmids.append(way.id)
-            ways.refs.append(array("q", (ref for ref, _ in groupby(ids))))
-            ways.tags.append({t.k: t.v for t in way.tags if t.k in _USEFUL})
+            if len(run) >= 2:
+                yield way, run
     except RuntimeError as exc:
-        raise NetworkError(f"{path.name}: cannot read it as OpenStreetMap data ({exc})") from None
-    return ways
+        name = Path(path).name
+        raise NetworkError(f"{name}: cannot read it as OpenStreetMap data ({exc})") from None
 
 
-def _located_run(refs: Any) -> list[tuple[int, float, float]]:
-    """:func:`longest_located_run` as (id, lon, lat), each node's location read once."""
-    best: list[tuple[int, float, float]] = []
-    current: list[tuple[int, float, float]] = []
+def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
+    """One pyosmium pass: the road ways (their longest run of located nodes) and positions,
+    into flat arrays (no Python object per way is kept)."""
+    node_ids, lons, lats = array("q"), array("d"), array("d")
+    counts, osmids, flags = array("q"), array("q"), array("b")
+    vocab: dict[str, dict[str, int]] = {t: {} for t in USEFUL_TAGS_WAY}
+    rows: dict[str, array[int]] = {t: array("q") for t in USEFUL_TAGS_WAY}
+    codes: dict[str, array[int]] = {t: array("i") for t in USEFUL_TAGS_WAY}
+    for way, run in road_ways(path, highways):
+        ids, xs, ys = zip(*run, strict=True)
+        node_ids.extend(ids)
+        lons.extend(xs)
+        lats.extend(ys)
+        counts.append(len(run))
+        tags = {t.k: t.v for t in way.tags if t.k in _USEFUL}
+        for key, value in tags.items():
+            known = vocab[key]
+            rows[key].append(len(osmids))
+            codes[key].append(known.setdefault(value, len(known)))
+        osmids.append(way.id)
+        one = tags.get("oneway") in ONEWAY_VALUES or tags.get("junction") == "roundabout"
+        flags.append(int(one) | int(one and tags.get("oneway") in REVERSED_VALUES) << 1)
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(np.frombuffer(counts, dtype=np.int64), out=offsets[1:])
+    flag = np.frombuffer(flags, dtype=np.int8)
+    columns = {}
+    for t in USEFUL_TAGS_WAY:
+        column = np.full(len(osmids), -1, dtype=np.int32)
+        column[np.frombuffer(rows[t], dtype=np.int64)] = np.frombuffer(codes[t], dtype=np.int32)
+        columns[t] = (list(vocab[t]), column)
+    return _Ways(
+        np.frombuffer(node_ids, dtype=np.int64),
+        np.frombuffer(lons, dtype=np.float64),
+        np.frombuffer(lats, dtype=np.float64),
+        offsets,
+        np.frombuffer(osmids, dtype=np.int64),
+        (flag & 1).astype(bool),
+        (flag & 2).astype(bool),
+        columns,
+    )
+
+
+def _located_run(refs: Any) -> Run:
+    """The longest stretch of consecutive way nodes whose position the file gives,
+    each node's location read once."""
+    best: Run = []
+    current: Run = []
     for ref in refs:
         location = ref.location
         if location.valid():
@@ -179,52 +238,55 @@ def _located_run(refs: Any) -> list[tuple[int, float, float]]:
     return best
 
 
-def longest_located_run(refs: Any) -> list[Any]:
-    """The longest stretch of consecutive way nodes whose position the file gives."""
-    best: list[Any] = []
-    current: list[Any] = []
-    for ref in refs:
-        if ref.location.valid():
-            current.append(ref)
-            if len(current) > len(best):
-                best = current
-        else:
-            current = []
-    return best
-
-
-def _segments(ways: _Ways) -> tuple[NDArray[Any], ...]:
-    """Node ids (ascending) and the segments as node positions, in osmnx's insertion order:
-    way by way, forward, then backward for a two-way way; with way index, reversed flag,
-    and each way's one-way flag."""
-    us, vs, seg_way = array("q"), array("q"), array("q")
-    seg_rev, oneway = array("b"), array("b")
-    for i, (refs, tags) in enumerate(zip(ways.refs, ways.tags, strict=True)):
-        one = tags.get("oneway") in ONEWAY_VALUES or tags.get("junction") == "roundabout"
-        if one and tags.get("oneway") in REVERSED_VALUES:
-            refs = refs[::-1]
-        oneway.append(one)
-        k = len(refs) - 1
-        ahead, behind = refs[1:], refs[:-1]
-        for a, b, rev in ((behind, ahead, False), (ahead, behind, True)):
-            if rev and one:
-                break
-            us.extend(a)
-            vs.extend(b)
-            seg_way.extend(array("q", [i]) * k)
-            seg_rev.extend(array("b", [rev]) * k)
-    ids = np.unique(np.array(ways.node_ids, dtype=np.int64))
-    return (
-        ids,
-        np.searchsorted(ids, np.array(us, dtype=np.int64)),
-        np.searchsorted(ids, np.array(vs, dtype=np.int64)),
-        np.array(seg_way, dtype=np.int64),
-        np.array(seg_rev, dtype=np.int8).astype(bool),
-        np.array(oneway, dtype=bool),
-    )
+def _segments(ways: _Ways, ids: NDArray[np.int64]) -> tuple[NDArray[Any], ...]:
+    """The segments as positions in ``ids`` (the node ids, ascending), in osmnx's insertion
+    order: way by way, forward, then backward for a two-way way (repeated nodes dropped, a
+    reversed one-way turned round first); with way index and reversed flag."""
+    n_ways = len(ways)
+    counts = np.diff(ways.offsets)
+    way_of = np.repeat(np.arange(n_ways), counts)
+    pos = np.arange(len(way_of))
+    flip = ways.reverse[way_of]
+    pos[flip] = (ways.offsets[:-1] + ways.offsets[1:] - 1)[way_of[flip]] - pos[flip]
+    refs = ways.node_ids[pos]
+    del pos, flip
+    keep = np.ones(len(refs), dtype=bool)
+    keep[1:] = (refs[1:] != refs[:-1]) | (way_of[1:] != way_of[:-1])
+    refs, way_of = np.searchsorted(ids, refs[keep]), way_of[keep]
+    del keep
+    ahead = np.flatnonzero(way_of[1:] == way_of[:-1])  # segment refs[p] → refs[p + 1]
+    w = way_of[ahead]
+    del way_of
+    k = np.bincount(w, minlength=n_ways)
+    two = ~ways.oneway
+    block_start = np.cumsum(k * (1 + two)) - k * (1 + two)
+    local = np.arange(len(w)) - (np.cumsum(k) - k)[w]
+    forward = block_start[w] + local
+    back = two[w]
+    backward = (forward + k[w])[back]
+    total = len(forward) + len(backward)
+    seg_u, seg_v = np.empty(total, dtype=np.intp), np.empty(total, dtype=np.intp)
+    seg_way, seg_rev = np.empty(total, dtype=np.int64), np.zeros(total, dtype=bool)
+    a, b = refs[ahead], refs[ahead + 1]
+    seg_u[forward], seg_v[forward], seg_way[forward] = a, b, w
+    seg_u[backward], seg_v[backward], seg_way[backward] = b[back], a[back], w[back]
+    seg_rev[backward] = True
+    return seg_u, seg_v, seg_way, seg_rev
 
 
 # --- topology ----------------------------------------------------------------------------------
+
+
+def _lengths(
+    x: NDArray[np.float64], y: NDArray[np.float64], u: NDArray[np.intp], v: NDArray[np.intp]
+) -> NDArray[np.float64]:
+    """Great-circle length of each segment ``u → v``, a million at a time (the formula's
+    temporaries stay small); NaN (none here) as 0, as osmnx's ``add_edge_lengths`` fills it."""
+    out = np.empty(len(u))
+    for lo in range(0, len(u), 1 << 20):
+        a, b = u[lo : lo + (1 << 20)], v[lo : lo + (1 << 20)]
+        out[lo : lo + len(a)] = great_circle(y[a], x[a], y[b], x[b])
+    return np.nan_to_num(out, nan=0.0, copy=False)
 
 
 def _largest_component(n: int, u: NDArray[np.intp], v: NDArray[np.intp]) -> NDArray[np.bool_]:
@@ -246,9 +308,12 @@ def _largest_component(n: int, u: NDArray[np.intp], v: NDArray[np.intp]) -> NDAr
 def _endpoints(n: int, u: NDArray[np.intp], v: NDArray[np.intp]) -> NDArray[np.bool_]:
     """osmnx's endpoint rules 1-3 (``simplification._is_endpoint``) for every node."""
     out_deg, in_deg = np.bincount(u, minlength=n), np.bincount(v, minlength=n)
-    a, b = np.concatenate([u, v]), np.concatenate([v, u])
-    pairs = _distinct(a * n + b)
-    neighbours = np.bincount(pairs // n, minlength=n)
+    both = np.empty(2 * len(u), dtype=np.int64)  # u → v and v → u, as u * n + v
+    for half, (a, b) in zip((both[: len(u)], both[len(u) :]), ((u, v), (v, u)), strict=True):
+        np.multiply(a, n, out=half)
+        half += b
+    neighbours = np.bincount(_distinct(both, in_place=True) // n, minlength=n)
+    del both
     loops = np.bincount(u[u == v], minlength=n) > 0
     degree = out_deg + in_deg
     through = (neighbours == 2) & ((degree == 2) | (degree == 4))
@@ -278,18 +343,23 @@ def _chains(
     """Follow every chain from an endpoint through nodes that are not endpoints, all chains
     a step at a time; a chain that runs into a dead end (osmnx's "unexpected simplify
     pattern") is dropped, as osmnx drops its edge with the removed nodes."""
-    key = u * n + v
-    pair_keys, first = np.unique(key, return_index=True)  # first segment of each node pair
+    pair_keys, first = np.unique(u * n + v, return_index=True)  # first segment of each pair
     pu, pv = pair_keys // n, pair_keys % n
-    a = np.concatenate([pu, pv])
-    neighbour_pairs = _distinct(a * n + np.concatenate([pv, pu]))
+    # neighbours of the nodes chains pass through (nothing else is asked for)
+    ahead, behind = ~endpoint[pu], ~endpoint[pv]
+    neighbour_pairs = _distinct(
+        np.concatenate([pair_keys[ahead], pv[behind] * n + pu[behind]]), in_place=True
+    )
+    del ahead, behind
     nb_of, nb = neighbour_pairs // n, neighbour_pairs % n
+    del neighbour_pairs
     at = np.searchsorted(nb_of, np.arange(n))  # a through node's neighbours: nb[at], nb[at + 1]
+    del nb_of
     starts = np.flatnonzero(endpoint[pu] & ~endpoint[pv])
     starts = starts[np.argsort(first[starts], kind="stable")]
     chain = np.arange(len(starts))
     prev, cur = pu[starts], pv[starts]
-    steps = [(chain, first[starts])]
+    steps = [(chain.astype(np.int32), first[starts].astype(np.int32))]
     alive = np.ones(len(starts), dtype=bool)
     for _ in range(n):
         moving = np.flatnonzero(~endpoint[cur[chain]]) if len(chain) else chain
@@ -303,10 +373,11 @@ def _chains(
         found = pair_keys[where] == c * n + w
         alive[chain[~found]] = False
         chain, where, c, w = chain[found], where[found], c[found], w[found]
-        steps.append((chain, first[where]))
+        steps.append((chain.astype(np.int32), first[where].astype(np.int32)))
         prev[chain], cur[chain] = c, w
     owner = np.concatenate([s[0] for s in steps])
     segments = np.concatenate([s[1] for s in steps])
+    del steps, pair_keys, first, nb, at
     order = np.argsort(owner, kind="stable")
     owner, segments = owner[order], segments[order]
     keep = alive[owner]
@@ -319,9 +390,12 @@ def _chains(
     return _Chains(pu[starts][survivors], cur[survivors], segments, seg_offsets, node_list)
 
 
-def _distinct(values: NDArray[np.int64]) -> NDArray[np.int64]:
-    """Sorted distinct values (numpy 2's hash-based ``unique`` is slower on these)."""
-    ordered = np.sort(values)
+def _distinct(values: NDArray[np.int64], *, in_place: bool = False) -> NDArray[np.int64]:
+    """Sorted distinct values (numpy 2's hash-based ``unique`` is slower on these);
+    ``in_place`` sorts ``values`` itself."""
+    ordered = values if in_place else np.sort(values)
+    if in_place:
+        ordered.sort()
     keep = np.ones(len(ordered), dtype=bool)
     keep[1:] = ordered[1:] != ordered[:-1]
     return ordered[keep]
@@ -366,10 +440,10 @@ def _edge_attributes(
             picked = column[chains.segments]
             spans |= np.minimum.reduceat(picked, heads) != np.maximum.reduceat(picked, heads)
     mixed = np.flatnonzero(spans)
-    per_way: dict[str, list[Any]] = {
-        "osmid": ways.osmids,
-        **{t: [tags.get(t, MISSING) for tags in ways.tags] for t in USEFUL_TAGS_WAY},
-        "oneway": oneway.tolist(),
+    per_way: dict[str, tuple[list[Any], NDArray[np.int32]]] = {
+        "osmid": _code(ways.osmids),
+        **ways.tags,
+        "oneway": ([False, True], oneway.astype(np.int32)),
     }
     columns: dict[str, Coded] = {}
     for name in ["osmid", *USEFUL_TAGS_WAY, "reversed"]:
@@ -378,7 +452,8 @@ def _edge_attributes(
             index: dict[Any, int] = {(bool, False): 0, (bool, True): 1}
             seg_codes = seg_rev.astype(np.int32)
         else:
-            vocab, index, way_codes = _code(per_way[name])
+            vocab, way_codes = per_way[name]
+            index = {(type(value), value): i for i, value in enumerate(vocab)} if len(mixed) else {}
             seg_codes = way_codes[seg_way]
         codes = seg_codes[segs]
         for i in mixed.tolist():
@@ -399,20 +474,13 @@ def _edge_attributes(
     return columns
 
 
-def _code(values: list[Any]) -> tuple[list[Any], dict[Any, int], NDArray[np.int32]]:
-    """Distinct values (MISSING left out), their index by (type, value), and each one's code."""
-    index: dict[Any, int] = {}
-    vocab: list[Any] = []
-    codes = np.full(len(values), -1, dtype=np.int32)
-    for i, value in enumerate(values):
-        if value is MISSING:
-            continue
-        key = (type(value), value)
-        if key not in index:
-            index[key] = len(vocab)
-            vocab.append(value)
-        codes[i] = index[key]
-    return vocab, index, codes
+def _code(values: NDArray[np.int64]) -> tuple[list[Any], NDArray[np.int32]]:
+    """Distinct values in order of first appearance, and each one's code."""
+    distinct, first, codes = np.unique(values, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(order), dtype=np.int32)
+    rank[order] = np.arange(len(order), dtype=np.int32)
+    return distinct[order].tolist(), rank[codes.reshape(-1)]
 
 
 def _sums_in_order(values: NDArray[np.float64], heads: NDArray[np.intp]) -> NDArray[np.float64]:

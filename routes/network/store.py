@@ -21,7 +21,7 @@ import mmap
 import struct
 import zipfile
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -57,8 +57,8 @@ class RoadArrays:
     ``values[name]`` (its distinct values). ``graph`` holds the graph's attributes.
     """
 
-    nodes: dict[str, NDArray[Any]]
-    edges: dict[str, NDArray[Any]]
+    nodes: Mapping[str, NDArray[Any]]
+    edges: Mapping[str, NDArray[Any]]
     graph: dict[str, Any] = field(default_factory=dict)
     values: dict[str, list[Any]] = field(default_factory=dict)
 
@@ -90,20 +90,22 @@ class RoadArrays:
         *,
         nodes: NDArray[np.int64],
         node_columns: Mapping[str, Column],
-        uvk: NDArray[np.int64],
+        uvk: NDArray[np.int64] | tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]],
         edge_columns: Mapping[str, Column],
         geometry: tuple[NDArray[np.int64], NDArray[np.float64]],
         graph: Mapping[str, Any],
     ) -> RoadArrays:
         """Columns from node ids, edges ``(u, v, key)`` rows, attribute columns and geometry
-        offsets and points. An attribute column is a list (one value per row,
-        :data:`MISSING` where a row lacks it), a float array, or ``(codes, values)``."""
+        offsets and points (``uvk``: rows, or the three columns). An attribute column is a
+        list (one value per row, :data:`MISSING` where a row lacks it), a float array, or
+        ``(codes, values)``."""
         values: dict[str, list[Any]] = {}
         offsets, xy = geometry
+        u, v, key = (uvk[:, 0], uvk[:, 1], uvk[:, 2]) if isinstance(uvk, np.ndarray) else uvk
         edges = {
-            "u": np.ascontiguousarray(uvk[:, 0]),
-            "v": np.ascontiguousarray(uvk[:, 1]),
-            "key": np.ascontiguousarray(uvk[:, 2]),
+            "u": np.ascontiguousarray(u, dtype=np.int64),
+            "v": np.ascontiguousarray(v, dtype=np.int64),
+            "key": np.ascontiguousarray(key, dtype=np.int64),
             "geometry_offsets": offsets,
             "geometry_xy": xy,
             **_coded(edge_columns, "edge:", values),
@@ -175,39 +177,82 @@ class RoadArrays:
             meta = json.loads(bytes(arrays["meta"]))
             if meta.get("format") != FORMAT:
                 raise ValueError(f"road arrays of format {meta.get('format')}, not {FORMAT}")
-            nodes = {k[6:]: v for k, v in arrays.items() if k.startswith("nodes/")}
-            edges = {k[6:]: v for k, v in arrays.items() if k.startswith("edges/")}
-            missing = {"u", "v", "key", "geometry_offsets", "geometry_xy"} - edges.keys()
-            if missing or "id" not in nodes:
+            roads = cls({}, {}, meta["graph"], meta["values"])
+            roads.nodes = _Checked(arrays, "nodes/", roads.check_column)
+            roads.edges = _Checked(arrays, "edges/", roads.check_column)
+            missing = {"u", "v", "key", "geometry_offsets", "geometry_xy"} - roads.edges.keys()
+            if missing or "id" not in roads.nodes:
                 raise ValueError(f"road arrays without {sorted(missing) or ['id']}")
-            roads = cls(nodes, edges, meta["graph"], meta["values"])
         except (KeyError, TypeError, json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise ValueError(f"not road arrays ({exc!r})") from None
-        roads.check()
+        if not isinstance(arrays, MappedNpz) or arrays.checked:
+            roads.check()
         return roads
 
     def check(self) -> None:
         """ValueError unless the columns fit together: lengths, codes, geometry offsets."""
-        for table, n in ((self.nodes, len(self.nodes["id"])), (self.edges, self.n_edges)):
+        for table in (self.nodes, self.edges):
             for name, column in table.items():
-                if name in ("geometry_offsets", "geometry_xy"):
-                    continue
-                if column.shape != (n,):
-                    raise ValueError(f"column {name} has shape {column.shape}, expected ({n},)")
-                if name.startswith("code:"):
-                    prefix = "node:" if table is self.nodes else "edge:"
-                    vocab = self.values.get(prefix + name[len("code:") :])
-                    if vocab is None or (n and not -1 <= column.min() <= column.max() < len(vocab)):
-                        raise ValueError(f"column {name} has codes without values")
-        offsets, xy = self.edges["geometry_offsets"], self.edges["geometry_xy"]
-        if (
-            offsets.shape != (self.n_edges + 1,)
-            or xy.ndim != 2
-            or offsets[0] != 0
-            or offsets[-1] != len(xy)
-            or (np.diff(offsets) < 0).any()
-        ):
-            raise ValueError("geometry offsets do not fit the edges and points")
+                self.check_column(table is self.nodes, name, column)
+
+    def check_column(self, node: bool, name: str, column: NDArray[Any]) -> None:
+        """ValueError unless one column fits the others (columns from a file are checked
+        when first read)."""
+        if name in ("geometry_offsets", "geometry_xy"):
+            offsets, xy = self.edges["geometry_offsets"], self.edges["geometry_xy"]
+            if (
+                offsets.shape != (self.n_edges + 1,)
+                or xy.ndim != 2
+                or offsets[0] != 0
+                or offsets[-1] != len(xy)
+                or (np.diff(offsets) < 0).any()
+            ):
+                raise ValueError("geometry offsets do not fit the edges and points")
+            return
+        n = len(self.nodes["id"]) if node else self.n_edges
+        if column.shape != (n,):
+            raise ValueError(f"column {name} has shape {column.shape}, expected ({n},)")
+        if name.startswith("code:"):
+            vocab = self.values.get(("node:" if node else "edge:") + name[len("code:") :])
+            if vocab is None or (n and not -1 <= column.min() <= column.max() < len(vocab)):
+                raise ValueError(f"column {name} has codes without values")
+
+
+class _Checked(Mapping[str, "NDArray[Any]"]):
+    """The columns of one table (``source`` members under ``prefix``), each checked by
+    ``check(node, name, column)`` when first read: a column never read is never paged in."""
+
+    def __init__(
+        self,
+        source: Mapping[str, NDArray[Any]],
+        prefix: str,
+        check: Callable[[bool, str, NDArray[Any]], None],
+    ) -> None:
+        self._source, self._prefix, self._check = source, prefix, check
+        self._names = [k[len(prefix) :] for k in source if k.startswith(prefix)]
+        self._done: set[str] = set()
+
+    def __getitem__(self, name: str) -> NDArray[Any]:
+        if name not in self._names:
+            raise KeyError(name)
+        column = self._source[self._prefix + name]
+        if name not in self._done:
+            self._done.add(name)  # a check may read this column again
+            try:
+                self._check(self._prefix == "nodes/", name, column)
+            except BaseException:
+                self._done.discard(name)
+                raise
+        return column
+
+    def __contains__(self, name: object) -> bool:  # without reading the column
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
 
 
 #: Marks a row without the attribute in a column given to :meth:`RoadArrays.from_columns`.
@@ -291,23 +336,55 @@ def write_npz(path: str | Path, arrays: Mapping[str, NDArray[Any]]) -> None:
         np.savez(f, allow_pickle=False, **{name: np.asarray(a) for name, a in arrays.items()})
 
 
-def read_npz(path: str | Path) -> dict[str, NDArray[Any]]:
+def read_npz(path: str | Path, *, lazy: bool = False) -> Mapping[str, NDArray[Any]]:
     """The arrays of an uncompressed ``.npz``, mapped read-only into memory.
 
-    Every member's CRC-32 is checked; a missing file raises OSError, anything else
-    wrong (truncated, garbled, compressed, object arrays) ValueError.
+    Every member's CRC-32 is checked: all of them now, or with ``lazy`` each one when it
+    is first read (what is never read is never paged in). A missing file raises OSError,
+    anything else wrong (truncated, garbled, compressed, object arrays) ValueError.
     """
-    with Path(path).open("rb") as f:
+    members = MappedNpz(path)
+    if not lazy:
+        for name in members:
+            members[name]
+        members.checked = True
+    return members
+
+
+class MappedNpz(Mapping[str, "NDArray[Any]"]):
+    """The members of an uncompressed ``.npz``, each mapped and checked on first access."""
+
+    def __init__(self, path: str | Path) -> None:
+        with Path(path).open("rb") as f:
+            try:
+                self._mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            except ValueError:  # an empty file
+                raise ValueError(f"{path}: empty file") from None
         try:
-            mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        except ValueError:  # an empty file
-            raise ValueError(f"{path}: empty file") from None
-    try:
-        with zipfile.ZipFile(path) as z:
-            members = z.infolist()
-        return {m.filename.removesuffix(".npy"): _member(mapped, m) for m in members}
-    except (zipfile.BadZipFile, struct.error, EOFError) as exc:
-        raise ValueError(f"{path}: not a readable .npz ({exc})") from None
+            with zipfile.ZipFile(path) as z:
+                self._members = {m.filename.removesuffix(".npy"): m for m in z.infolist()}
+        except (zipfile.BadZipFile, struct.error, EOFError) as exc:
+            raise ValueError(f"{path}: not a readable .npz ({exc})") from None
+        self._path = path
+        self._read: dict[str, NDArray[Any]] = {}
+        self.checked = False  # every member read and checked
+
+    def __getitem__(self, name: str) -> NDArray[Any]:
+        if name not in self._read:
+            try:
+                self._read[name] = _member(self._mapped, self._members[name])
+            except (struct.error, EOFError) as exc:
+                raise ValueError(f"{self._path}: not a readable .npz ({exc})") from None
+        return self._read[name]
+
+    def __contains__(self, name: object) -> bool:  # without reading the member
+        return name in self._members
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._members)
+
+    def __len__(self) -> int:
+        return len(self._members)
 
 
 def _member(mapped: mmap.mmap, member: zipfile.ZipInfo) -> NDArray[Any]:
