@@ -52,4 +52,4 @@ def test_extract_1000_words(benchmark: Any, story: str) -> None:
 
 def test_draft_scenario_1000_words(benchmark: Any, story: str) -> None:
     draft = benchmark(draft_scenario, story, story_date=dt.date(2016, 12, 15), publisher="CNN")
-    assert draft["corridors"]
+    assert draft.corridors

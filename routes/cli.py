@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import logging
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -135,6 +138,65 @@ DraftOption = Annotated[
 ]
 
 
+@dataclass(frozen=True)
+class _Routing:
+    """The routing options ``map``, ``corridors`` and ``export`` share, as one value."""
+
+    osm: Path | None = None
+    network: NetworkChoice = NetworkChoice.AUTO
+    offline: bool = False
+    weight: Weight = Weight.TRAVEL_TIME
+    alternatives: int = 0
+    avoid: Path | None = None
+    strict: bool = False
+    max_snap: float = 5.0
+
+
+#: Each routing option's parameter type, in the order ``--help`` lists them.
+_ROUTING_OPTIONS: dict[str, Any] = {
+    "osm": OsmOption,
+    "network": NetworkOption,
+    "offline": OfflineOption,
+    "weight": WeightOption,
+    "alternatives": AlternativesOption,
+    "avoid": AvoidOption,
+    "strict": StrictOption,
+    "max_snap": MaxSnapOption,
+}
+
+
+def _routing_options(*, alternatives: bool = True) -> Callable[[Any], Any]:
+    """Give a command the routing options where its ``routing: _Routing`` parameter stands.
+
+    Typer reads the options from the signature this writes; the command gets them
+    collected into one :class:`_Routing` (so the list is written once, not per command).
+    """
+    names = [n for n in _ROUTING_OPTIONS if alternatives or n != "alternatives"]
+    defaults = _Routing()
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        signature = inspect.signature(command, eval_str=True)
+        params: list[inspect.Parameter] = []
+        for param in signature.parameters.values():
+            if param.name != "routing":
+                params.append(param)
+                continue
+            params += [
+                param.replace(name=n, default=getattr(defaults, n), annotation=_ROUTING_OPTIONS[n])
+                for n in names
+            ]
+
+        @functools.wraps(command)
+        def run(**options: Any) -> None:
+            routing = _Routing(**{n: options.pop(n) for n in names})
+            command(routing=routing, **options)
+
+        run.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+        return run
+
+    return decorate
+
+
 @contextmanager
 def _user_errors() -> Iterator[None]:
     """Turn every user-facing failure into one red line and exit code 2."""
@@ -206,40 +268,30 @@ def _draft_refusal(story: Scenario) -> str:
     )
 
 
-def _route(
-    scenario: str | Scenario,
-    *,
-    osm: Path | None,
-    network: NetworkChoice,
-    offline: bool,
-    weight: Weight,
-    alternatives: int = 0,
-    avoid: Path | None = None,
-    strict: bool = False,
-    max_snap: float = 5.0,
-) -> Run:
+def _route(scenario: str | Scenario, routing: _Routing) -> Run:
     """Route through the pipeline; say its warnings; under ``--strict`` a gap is exit 1."""
     from routes import pipeline
 
     run = pipeline.route_scenario(
         scenario,
-        osm=osm,
-        network=network,
-        offline=offline,
-        weight=weight,
-        alternatives=alternatives,
-        avoid=avoid,
-        max_snap_km=max_snap,
+        osm=routing.osm,
+        network=routing.network,
+        offline=routing.offline,
+        weight=routing.weight,
+        alternatives=routing.alternatives,
+        avoid=routing.avoid,
+        max_snap_km=routing.max_snap,
     )
     for warning in run.warnings:
         _say(f"warning: {warning}")
-    if strict and not run.complete:
+    if routing.strict and not run.complete:
         _say("error: --strict: some corridors have no route", typer.colors.RED)
         raise typer.Exit(1)
     return run
 
 
 @app.command("map")
+@_routing_options()
 def map_command(
     scenario: ScenarioOption = settings.default_scenario,
     output: Annotated[
@@ -252,14 +304,7 @@ def map_command(
             help="HTML file to write [default: output/<scenario id>.html].",
         ),
     ] = None,
-    osm: OsmOption = None,
-    network: NetworkOption = NetworkChoice.AUTO,
-    offline: OfflineOption = False,
-    weight: WeightOption = Weight.TRAVEL_TIME,
-    alternatives: AlternativesOption = 0,
-    avoid: AvoidOption = None,
-    strict: StrictOption = False,
-    max_snap: MaxSnapOption = 5.0,
+    routing: _Routing = _Routing(),
     self_contained: SelfContainedOption = False,
     static: StaticOption = False,
     png: PngOption = None,
@@ -275,17 +320,7 @@ def map_command(
         story = scenarios.load(scenario)
         if story.is_draft and not draft:
             raise UsageError(_draft_refusal(story))
-        run = _route(
-            story,
-            osm=osm,
-            network=network,
-            offline=offline,
-            weight=weight,
-            alternatives=alternatives,
-            avoid=avoid,
-            strict=strict,
-            max_snap=max_snap,
-        )
+        run = _route(story, routing)
         m = render.build_map(
             run.scenario,
             run.corridors,
@@ -307,31 +342,15 @@ def map_command(
 
 
 @app.command()
+@_routing_options()
 def corridors(
     scenario: ScenarioOption = settings.default_scenario,
-    osm: OsmOption = None,
-    network: NetworkOption = NetworkChoice.AUTO,
-    offline: OfflineOption = False,
-    weight: WeightOption = Weight.TRAVEL_TIME,
-    alternatives: AlternativesOption = 0,
-    avoid: AvoidOption = None,
-    strict: StrictOption = False,
-    max_snap: MaxSnapOption = 5.0,
+    routing: _Routing = _Routing(),
     as_json: JsonOption = False,
 ) -> None:
     """Route every corridor; print length, travel time, road mix and the places it passes."""
     with _user_errors():
-        run = _route(
-            scenario,
-            osm=osm,
-            network=network,
-            offline=offline,
-            weight=weight,
-            alternatives=alternatives,
-            avoid=avoid,
-            strict=strict,
-            max_snap=max_snap,
-        )
+        run = _route(scenario, routing)
     from routes.columns import SUMMARY
 
     records = _records(run.corridors[list(SUMMARY)])
@@ -367,6 +386,7 @@ def corridors(
 
 
 @app.command()
+@_routing_options(alternatives=False)
 def export(
     fmt: Annotated[ExportFormat, typer.Option("--format", "-f", help="File format.")] = (
         ExportFormat.GPKG
@@ -378,13 +398,7 @@ def export(
             "--output", "-o", file_okay=False, metavar="DIR", help="Folder to write into."
         ),
     ] = settings.output_dir,
-    osm: OsmOption = None,
-    network: NetworkOption = NetworkChoice.AUTO,
-    offline: OfflineOption = False,
-    weight: WeightOption = Weight.TRAVEL_TIME,
-    avoid: AvoidOption = None,
-    strict: StrictOption = False,
-    max_snap: MaxSnapOption = 5.0,
+    routing: _Routing = _Routing(),
     hxl: Annotated[
         bool, typer.Option("--hxl", help="CSV: add the HXL hashtag row (#loc+name, #date…).")
     ] = False,
@@ -393,16 +407,7 @@ def export(
     from routes import export as exports
 
     with _user_errors():
-        run = _route(
-            scenario,
-            osm=osm,
-            network=network,
-            offline=offline,
-            weight=weight,
-            avoid=avoid,
-            strict=strict,
-            max_snap=max_snap,
-        )
+        run = _route(scenario, routing)
         layers = exports.layers(run.scenario, run.corridors, run.network, avoided=run.avoided)
         paths = exports.write(layers, fmt.value, output, run.scenario.story.id, hxl=hxl)
     for path in paths:
@@ -511,9 +516,8 @@ def extract_command(
     """Draft a scenario from a story: places, movements and figures, each with its evidence."""
     import datetime as dt
 
-    import yaml
-
     from routes import extract
+    from routes import scenario as scenarios
 
     if jsonl is not None or story is None:
         with _user_errors():
@@ -531,9 +535,9 @@ def extract_command(
             raise UsageError(f"cannot read the story {story}: {exc}") from None
         try:
             draft = extract.draft_scenario(text, story_date=day, publisher=publisher)
-        except ValueError as exc:
+        except RoutesError as exc:
             raise UsageError(f"{story}: {exc}") from None
-    document = yaml.safe_dump(draft, allow_unicode=True, sort_keys=False, width=100)
+    document = scenarios.dump(draft)
     if explain:
         from rich.console import Console
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from routes import columns
-from routes.errors import UsageError
+from routes.errors import ScenarioError, UsageError
 from routes.options import NetworkChoice, Weight
 
 if TYPE_CHECKING:
@@ -20,7 +20,13 @@ if TYPE_CHECKING:
 
     from routes.scenario import Scenario
 
-__all__ = ["Run", "route_scenario"]
+__all__ = ["NO_CORRIDORS", "Run", "route_scenario"]
+
+#: Why a scenario without corridors (a draft, see ARCHITECTURE.md) cannot be routed.
+NO_CORRIDORS = (
+    "corridors: none; add at least one corridor (origin, destination, date, route_sources) "
+    "to route and map"
+)
 
 _Choice = TypeVar("_Choice", Weight, NetworkChoice)
 
@@ -77,6 +83,8 @@ def route_scenario(
     weight = _choice(Weight, weight, "weight")
     network = _choice(NetworkChoice, network, "network")
     story = scenario if isinstance(scenario, scenarios.Scenario) else scenarios.load(scenario)
+    if not story.corridors:  # a draft may have none; routing needs one
+        raise ScenarioError(story.story.id, [NO_CORRIDORS])
     G = networks.choose(story, osm=osm, network=network, offline=offline)
     areas = networks.avoid_areas(avoid) if avoid is not None else None
     roads = networks.avoiding(G, areas) if areas is not None else None

@@ -534,7 +534,7 @@ def _reference_problems(scenario: Scenario) -> list[str]:
 def _degenerate_problems(scenario: Scenario) -> list[str]:
     """Scenarios that validate but cannot be routed or drawn: nothing to route, no map extent."""
     problems: list[str] = []
-    if not scenario.corridors:
+    if not scenario.corridors and not scenario.is_draft:
         problems.append("corridors: none; add at least one corridor (origin, destination, "
                         "date, route_sources) to route and map")  # fmt: skip
     if all(p.role == "country" for p in scenario.places):

@@ -42,3 +42,15 @@ def test_missing_osm_file(runner: Any, tmp_path: Any) -> None:
     assert result.exit_code == 2
     assert "nope.osm" in result.stderr and "Traceback" not in result.output
     assert not out.exists()
+
+
+def test_routing_commands_take_the_same_routing_options() -> None:
+    """map, corridors and export share one routing option list (export: no alternatives)."""
+    from typer.main import get_command
+
+    group: Any = get_command(app)
+    routing = {"--osm", "--network", "--offline", "--weight", "--avoid", "--strict", "--max-snap"}
+    for name in ("map", "corridors", "export"):
+        options = {o for p in group.commands[name].params for o in p.opts}
+        assert routing <= options, (name, routing - options)
+        assert ("--alternatives" in options) == (name != "export"), name

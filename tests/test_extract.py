@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import ARTICLE, shared, write_yaml
+from conftest import ARTICLE, shared
 from osmnx.distance import great_circle
 from rich.console import Console
 
@@ -43,8 +43,14 @@ def cnn(cnn_text: str) -> Extraction:
 
 
 @pytest.fixture(scope="module")
-def draft(cnn_text: str) -> dict[str, Any]:
+def drafted(cnn_text: str) -> scenario.Scenario:
     return draft_scenario(cnn_text, story_date=STORY_DATE, publisher="CNN")
+
+
+@pytest.fixture(scope="module")
+def draft(drafted: scenario.Scenario) -> dict[str, Any]:
+    """The draft as plain data, the way a person reads its YAML."""
+    return drafted.model_dump()
 
 
 def _fixture(name: str) -> str:
@@ -69,9 +75,10 @@ def _figure(item: dict[str, Any], kind: str, value: int) -> dict[str, Any]:
 
 
 def test_draft_is_a_scenario_that_loads_and_maps(
-    draft: dict[str, Any], tmp_path: Path, runner: Any
+    drafted: scenario.Scenario, tmp_path: Path, runner: Any
 ) -> None:
-    path = write_yaml(tmp_path / "draft.yaml", draft)
+    path = tmp_path / "draft.yaml"
+    path.write_text(scenario.dump(drafted), encoding="utf-8")
     loaded = scenario.load(path)  # the schema and every cross-reference
     assert loaded.story.date == STORY_DATE and loaded.story.publisher == "CNN"
     out = tmp_path / "draft.html"
@@ -88,10 +95,10 @@ def test_draft_is_a_scenario_that_loads_and_maps(
 def test_undated_story_stays_undated(cnn_text: str, tmp_path: Path, runner: Any) -> None:
     """No --date and no date in the text: no date at all, never today's."""
     draft = draft_scenario(cnn_text, publisher="CNN")
-    assert draft["story"]["date"] is None and draft["story"]["published"] is None
-    dumped = yaml.safe_dump(draft, allow_unicode=True)
+    assert draft.story.date is None and draft.story.published is None
+    dumped = scenario.dump(draft)
     assert not re.search(rf"\b{dt.date.today().year}-\d\d-\d\d\b", dumped), "today's year"
-    assert any("undated" in item and "--date" in item for item in draft["review"])
+    assert any("undated" in item and "--date" in item for item in draft.review)
     story = shared(ARTICLE)
     piped = runner.invoke(app, ["extract", str(story)]).stdout
     out = tmp_path / "map.html"
@@ -107,11 +114,44 @@ def test_undated_story_stays_undated(cnn_text: str, tmp_path: Path, runner: Any)
     assert "date not given" in title.group(2)
 
 
-def test_draft_round_trips_through_yaml_unchanged(draft: dict[str, Any]) -> None:
-    dumped = yaml.safe_dump(draft, allow_unicode=True, sort_keys=False)
+def test_draft_round_trips_through_yaml_unchanged(drafted: scenario.Scenario) -> None:
+    dumped = scenario.dump(drafted)
     assert "&id" not in dumped  # no YAML anchors for a person to puzzle over
-    assert yaml.safe_load(dumped) == draft
-    scenario.Scenario.model_validate(yaml.safe_load(dumped))
+    assert scenario.validate(yaml.safe_load(dumped)) == drafted
+
+
+def test_a_draft_without_corridors_is_a_valid_draft_that_routing_refuses(
+    tmp_path: Path, runner: Any
+) -> None:
+    """Movements with an end not stated make a draft; a person adds the corridor to map it."""
+    draft = draft_scenario("About 500 people fled Raqqa on Tuesday.", story_date=STORY_DATE)
+    assert draft.corridors == [] and draft.movements and draft.is_draft
+    assert any(item.startswith("corridors: none") for item in draft.review)
+    path = tmp_path / "draft.yaml"
+    path.write_text(scenario.dump(draft), encoding="utf-8")
+    assert scenario.load(path) == draft
+    out = tmp_path / "m.html"
+    args = ["map", "--offline", "--draft", "-s", str(path), "-o", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and not out.exists(), result.output
+    assert len(result.stderr.strip().splitlines()) == 1 and "corridors: none" in result.stderr
+
+
+def test_an_undated_story_is_extracted_once(cnn_text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The story's date comes from the text in the same pass (no second extraction)."""
+    from routes.extract import Extractor
+
+    real = Extractor.extract
+    runs: list[dt.date | None] = []
+
+    def counted(self: Extractor, text: str, **options: Any) -> Extraction:
+        found = real(self, text, **options)
+        runs.append(found.story_date)
+        return found
+
+    monkeypatch.setattr(Extractor, "extract", counted)
+    draft = draft_scenario("On 3 March 2017 about 500 people fled Raqqa to Manbij.")
+    assert runs == [dt.date(2017, 3, 3)] and draft.story.date == dt.date(2017, 3, 3)
 
 
 # --- Toponyms ----------------------------------------------------------------------------
@@ -294,7 +334,7 @@ def test_weekdays_resolve_against_the_story_date(cnn: Extraction, cnn_text: str)
 
 def test_story_date_defaults_are_said_out_loud() -> None:
     text = "On 3 March 2017 about 500 people fled Raqqa to Manbij on foot."
-    draft = draft_scenario(text)
+    draft = draft_scenario(text).model_dump()
     assert draft["story"]["date"] == dt.date(2017, 3, 3)
     assert "story date not given" in draft["review"][0]
     [corridor] = draft["corridors"]
@@ -303,7 +343,9 @@ def test_story_date_defaults_are_said_out_loud() -> None:
 
 
 def test_movements_pair_origins_with_their_destinations() -> None:
-    draft = draft_scenario(_fixture("transliterations"), story_date=dt.date(2016, 12, 23))
+    draft = draft_scenario(
+        _fixture("transliterations"), story_date=dt.date(2016, 12, 23)
+    ).model_dump()
     pairs = {(c["origin"], c["destination"]) for c in draft["corridors"]}
     assert pairs == {
         ("idlib", "deir-ez-zor"),
@@ -325,9 +367,9 @@ def test_text_without_places_is_refused() -> None:
 
 
 def test_explain_shows_each_item_in_its_sentence_highlighted(
-    draft: dict[str, Any], cnn_text: str
+    drafted: scenario.Scenario, cnn_text: str
 ) -> None:
-    shown = explain(cnn_text, draft)
+    shown = explain(cnn_text, drafted)
     console = Console(record=True, width=400, color_system=None)
     console.print(shown)
     plain = console.export_text()
@@ -411,3 +453,8 @@ def test_every_fixture_text_has_gold() -> None:
     texts = {p.stem for p in TEXTS.glob("*.txt")}
     golds = {p.name.removesuffix(".gold.yaml") for p in TEXTS.glob("*.gold.yaml")}
     assert len(texts) >= 5 and texts <= golds
+
+
+def test_explain_says_an_undated_draft_is_undated(cnn_text: str) -> None:
+    shown = explain(cnn_text, draft_scenario(cnn_text, publisher="CNN")).plain
+    assert shown.splitlines()[0].endswith("— CNN, undated")

@@ -9,7 +9,6 @@ ISO strings), so they can be cached as JSON and compared byte for byte.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 from typing import Any
 
@@ -53,7 +52,7 @@ def extract_story(story: dict[str, Any]) -> dict[str, Any]:
     except Exception as exc:  # every failure is the story's line, not the run's end
         record.update(status="error", error=f"{type(exc).__name__}: {_one_line(exc)}")
         return record
-    record.update(status="ok", draft=json.loads(json.dumps(draft, default=_iso)))
+    record.update(status="ok", draft=draft.model_dump(mode="json"))
     return record
 
 
@@ -67,12 +66,6 @@ def worker_memory() -> int:
     import psutil
 
     return int(psutil.Process().memory_info().rss)
-
-
-def _iso(value: object) -> str:
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    raise TypeError(f"not JSON data: {type(value).__name__}")
 
 
 def _one_line(exc: BaseException) -> str:

@@ -20,8 +20,9 @@ Rules over a gazetteer, no statistical model (see the README for why):
 4. **Figures.** Counts of people, wounded, buses, ambulances, killed and injured,
    with the words they came from and whom the story attributes them to.
 
-:func:`draft_scenario` returns plain data that :class:`routes.scenario.Scenario`
-accepts; :func:`explain` shows every proposal in the sentence it came from.
+:func:`draft_scenario` returns a :class:`routes.scenario.Scenario` that passed
+:func:`routes.scenario.validate` (write it with :func:`routes.scenario.dump`);
+:func:`explain` shows every proposal in the sentence it came from.
 """
 
 from __future__ import annotations

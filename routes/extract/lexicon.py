@@ -16,7 +16,6 @@ __all__ = [
     "CASUALTY_VERBS",
     "CASUALTY_WORDS",
     "CONVOY_WORDS",
-    "COUNTRY_ALIASES",
     "DEMONYMS",
     "DEST_VERBS",
     "DIRECTIONS",
@@ -408,25 +407,6 @@ FUTURE = re.compile(
     r"\b(will|expected to|going to|next|until|into|planned|scheduled)\b", re.IGNORECASE
 )
 
-#: Countries by other names a story may use; GeoNames' own English name is always known too.
-COUNTRY_ALIASES = {
-    "US": ["U.S.", "U.S", "US", "USA", "U.S.A.", "United States of America", "America"],
-    "GB": ["UK", "U.K.", "U.K", "Britain", "Great Britain"],
-    "SY": ["Syrian Arab Republic"],
-    "RU": ["Russian Federation"],
-    "TR": ["Türkiye", "Turkiye"],
-    "IR": ["Islamic Republic of Iran", "Persia"],
-    "PS": ["Palestine", "Palestinian Territories", "State of Palestine"],
-    "CD": ["DRC", "DR Congo", "Congo-Kinshasa"],
-    "CI": ["Côte d'Ivoire", "Cote d'Ivoire"],
-    "CZ": ["Czechia"],
-    "MM": ["Burma"],
-    "NL": ["Holland", "The Netherlands"],
-    "AE": ["UAE", "Emirates"],
-    "KR": ["Korea"],
-    "MK": ["Macedonia"],
-    "VA": ["Vatican"],
-}
 ABBREVIATIONS = frozenset(
     _words(
         """

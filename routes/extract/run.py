@@ -26,7 +26,13 @@ class Run(Toponyms, Figures, Movements):
 
     # -- all together
 
-    def extraction(self) -> Extraction:
+    def extraction(self, *, date_from_text: bool = False) -> Extraction:
+        dated_by = None
+        if self.story_date is None and date_from_text:
+            explicit = self.dates()  # undated, only full dates ("15 December 2016")
+            if explicit:
+                dated_by = explicit[0]
+                self.story_date = dated_by.date
         toponyms, focus, centre = self.toponyms()
         dates = self.dates()
         attributions = self.attributions()
@@ -54,6 +60,7 @@ class Run(Toponyms, Figures, Movements):
             main_origin,
             centre,
             self.typed,
+            dated_by,
         )
 
 

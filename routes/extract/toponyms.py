@@ -501,7 +501,7 @@ class Toponyms(Document):
         centre: tuple[float, float] | None = None
         if focus is not None:
             pts = points.get(focus) or (
-                [self.x._country_points[focus]] if focus in self.x._country_points else []
+                [self.x.country_points[focus]] if focus in self.x.country_points else []
             )
             if pts:
                 centre = (

@@ -5,7 +5,8 @@
 - :mod:`~routes.places.regions`: continents, countries, first- and second-level regions;
 - :mod:`~routes.places.geonames`: the GeoNames cities500 index;
 - :mod:`~routes.places.candidates`: every place a name may refer to, on one confidence scale;
-- :mod:`~routes.places.geocoder`: the :class:`Geocoder` (best candidate, or Nominatim online).
+- :mod:`~routes.places.geocoder`: the :class:`Geocoder` (best candidate, or Nominatim online);
+- :mod:`~routes.places.index`: the :class:`NameIndex` the extractor asks for a story's names.
 """
 
 from routes.errors import UnknownPlaceError
@@ -20,6 +21,7 @@ from routes.places.candidates import (
 from routes.places.curated import Curated, curated_gazetteer
 from routes.places.geocoder import REGION_MARGIN_DEG, Geocoder, Match
 from routes.places.geonames import GeoName, geonames_db, geonames_in
+from routes.places.index import NameIndex
 from routes.places.names import normalize, skeleton
 
 __all__ = [
@@ -32,6 +34,7 @@ __all__ = [
     "GeoName",
     "Geocoder",
     "Match",
+    "NameIndex",
     "UnknownPlaceError",
     "candidates",
     "curated_gazetteer",

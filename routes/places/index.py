@@ -1,0 +1,258 @@
+"""The story index: every place a name may refer to, for many names at once.
+
+Curated places (with their sources), GeoNames countries and the countries' other
+names (:data:`COUNTRY_ALIASES`), continents and regions, and GeoNames cities500 towns,
+keyed by :func:`~routes.places.names.normalize`. The extractor asks it for the
+capitalised runs of a story and weighs the answers against the story itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from routes.distance import great_circle_km
+from routes.places import regions
+from routes.places.curated import CuratedPlace, curated_places
+from routes.places.geocoder import REGION_MARGIN_DEG
+from routes.places.geonames import geonames_in, geonames_named
+from routes.places.names import normalize
+from routes.scenario import Place
+
+__all__ = ["COUNTRY_ALIASES", "IndexCandidate", "NameIndex"]
+
+#: Countries by other names a story may use; GeoNames' own English name is always known too.
+COUNTRY_ALIASES = {
+    "US": ["U.S.", "U.S", "US", "USA", "U.S.A.", "United States of America", "America"],
+    "GB": ["UK", "U.K.", "U.K", "Britain", "Great Britain"],
+    "SY": ["Syrian Arab Republic"],
+    "RU": ["Russian Federation"],
+    "TR": ["Türkiye", "Turkiye"],
+    "IR": ["Islamic Republic of Iran", "Persia"],
+    "PS": ["Palestine", "Palestinian Territories", "State of Palestine"],
+    "CD": ["DRC", "DR Congo", "Congo-Kinshasa"],
+    "CI": ["Côte d'Ivoire", "Cote d'Ivoire"],
+    "CZ": ["Czechia"],
+    "MM": ["Burma"],
+    "NL": ["Holland", "The Netherlands"],
+    "AE": ["UAE", "Emirates"],
+    "KR": ["Korea"],
+    "MK": ["Macedonia"],
+    "VA": ["Vatican"],
+}
+
+
+@dataclass(frozen=True)
+class IndexCandidate:
+    """A place a name may refer to, as the story index keeps it (no confidence yet)."""
+
+    ref: str  # "curated:<place id>" or "geonames:<GeoNames id>"
+    name: str
+    lat: float
+    lon: float
+    feature: str  # curated role, "country" or "populated place"
+    country: str | None
+    kind: str  # "curated", "country" or "geonames"
+    primary: bool  # the name matched is the place's main name
+    population: int = 0
+    geonames_id: int | None = None
+
+    @property
+    def strong(self) -> bool:
+        return self.kind in {"curated", "country", "region"}
+
+
+class NameIndex:
+    """Every name a story may use for a place: curated places, countries, regions, towns.
+
+    Built once (it reads the curated places and the country tables), then asked for
+    many names at once (:meth:`lookup`). The extractor weighs what it gives against
+    the story; :func:`routes.places.candidates` is the one-name lookup with confidences.
+
+    Examples
+    --------
+    >>> index = NameIndex()
+    >>> [c.kind for c in index.lookup(["idlib"])["idlib"]][:1]
+    ['curated']
+    >>> index.demonyms["syrians"]
+    'SY'
+    """
+
+    def __init__(self, curated: Iterable[CuratedPlace] | None = None) -> None:
+        self.curated: dict[str, CuratedPlace] = {}
+        for record in curated_places() if curated is None else curated:
+            self.curated.setdefault(record.place.id, record)
+        self._geonames_names = regions.country_names()
+        self._areas = {a.country: a for a in regions.countries()}
+        self.country_points = {iso: (a.lat, a.lon) for iso, a in self._areas.items()}
+        self._curated_index: dict[str, list[IndexCandidate]] = defaultdict(list)
+        self._country_index: dict[str, list[IndexCandidate]] = defaultdict(list)
+        curated_countries: set[str] = set()
+        names_by_iso = self._country_names()
+        for record in self.curated.values():
+            place = record.place
+            iso = self._curated_country(place, names_by_iso)
+            if place.role == "country" and iso:
+                curated_countries.add(iso)
+            gid = re.search(r"GeoNames (\d+)", f"{place.detail or ''} {record.source.title}")
+            extra = COUNTRY_ALIASES.get(iso or "", []) if place.role == "country" else []
+            for i, name in enumerate(dict.fromkeys([place.name, *place.aliases, *extra])):
+                self._curated_index[normalize(name)].append(
+                    IndexCandidate(
+                        f"curated:{place.id}",
+                        place.name,
+                        place.lat,
+                        place.lon,
+                        place.role,
+                        iso,
+                        "curated",
+                        i == 0,
+                        geonames_id=int(gid.group(1)) if gid else None,
+                    )
+                )
+        for iso, names in names_by_iso.items():
+            area = self._areas.get(iso)
+            if iso in curated_countries or area is None:
+                continue
+            for i, name in enumerate(dict.fromkeys([*names, *area.aliases])):
+                self._country_index[normalize(name)].append(
+                    IndexCandidate(
+                        f"geonames:{area.geonames_id}",
+                        area.name,
+                        area.lat,
+                        area.lon,
+                        "country",
+                        iso,
+                        "country",
+                        i == 0,
+                        area.population,
+                        area.geonames_id,
+                    )
+                )
+        self._by_iso: dict[str, IndexCandidate] = {}
+        for c in [*self._curated_index.values(), *self._country_index.values()]:
+            for cand in c:
+                if cand.primary and cand.feature == "country" and cand.country:
+                    self._by_iso.setdefault(cand.country, cand)
+        self.demonyms = regions.demonym_countries(self._by_iso)
+        self._acronyms = {
+            name for names in COUNTRY_ALIASES.values() for name in names if name.isupper()
+        }
+
+    def country(self, iso: str) -> IndexCandidate | None:
+        """The country ``iso`` as a candidate (curated if curated), for its adjective."""
+        return self._by_iso.get(iso)
+
+    def _country_names(self) -> dict[str, list[str]]:
+        return {
+            iso: [name, *COUNTRY_ALIASES.get(iso, [])] for iso, name in self._geonames_names.items()
+        }
+
+    def _curated_country(self, place: Place, names_by_iso: dict[str, list[str]]) -> str | None:
+        """ISO code of a curated place: by name for countries, else the nearest GeoNames town's.
+
+        Towns are searched within :data:`routes.places.geocoder.REGION_MARGIN_DEG` of the
+        place (the one region margin of name lookups; 0.3° before, same result for every
+        bundled place).
+        """
+        if place.role == "country":
+            keys = {normalize(n) for n in [place.name, *place.aliases]}
+            for iso, names in names_by_iso.items():
+                if keys & {normalize(n) for n in names}:
+                    return iso
+            return None
+        m = REGION_MARGIN_DEG
+        towns = geonames_in((place.lon - m, place.lat - m, place.lon + m, place.lat + m))
+        if not towns:
+            return None
+        return min(towns, key=lambda t: great_circle_km(place.lat, place.lon, t.lat, t.lon)).country
+
+    def lookup(self, keys: Iterable[str]) -> dict[str, list[IndexCandidate]]:
+        """Every candidate for each normalised name: curated, countries, then GeoNames."""
+        keys = {k for k in keys if k}
+        found: dict[str, list[IndexCandidate]] = {}
+        geonames = _geonames_lookup(keys)
+        for key in keys:
+            curated = self._curated_index.get(key, [])
+            countries = self._country_index.get(key, [])
+            known = {c.geonames_id for c in [*curated, *countries] if c.geonames_id}
+            towns = [
+                t
+                for t in geonames.get(key, [])
+                if t.geonames_id not in known
+                and not any(
+                    c.kind == "curated" and great_circle_km(c.lat, c.lon, t.lat, t.lon) < 2
+                    for c in curated
+                )
+            ]
+            areas = [] if curated else _region_candidates(key)
+            if countries:  # a first-level region may share a country's name ("Georgia")
+                areas = [a for a in areas if a.feature == "admin1" and a.primary]
+            # "Homs", "Amman": a city beats the province named after it.
+            own = {t.country for t in towns if t.primary and t.population >= 100_000}
+            areas = [
+                replace(a, primary=False) if a.feature == "admin1" and a.country in own else a
+                for a in areas
+            ]
+            candidates = _dedupe([*curated, *countries, *areas, *towns])
+            if candidates:
+                found[key] = candidates
+        return found
+
+    def is_acronym_name(self, surface: str) -> bool:
+        """An all-capitals name we know as a country's (``US``, ``UK``)."""
+        return surface in self._acronyms or surface.replace(".", "") in self._acronyms
+
+
+def _dedupe(candidates: list[IndexCandidate]) -> list[IndexCandidate]:
+    seen: dict[str, IndexCandidate] = {}
+    for c in candidates:
+        if c.ref not in seen or (c.primary and not seen[c.ref].primary):
+            seen[c.ref] = c
+    return list(seen.values())
+
+
+def _geonames_lookup(keys: set[str]) -> dict[str, list[IndexCandidate]]:
+    """GeoNames cities500 towns for each normalised name, as :mod:`routes.places` finds them."""
+    found: dict[str, list[IndexCandidate]] = {}
+    for key in sorted(keys):
+        towns = [
+            IndexCandidate(
+                f"geonames:{town.id}",
+                town.name,
+                town.lat,
+                town.lon,
+                "populated place",
+                town.country,
+                "geonames",
+                main,
+                int(town.population or 0),
+                int(town.id),
+            )
+            for town, main in geonames_named(key)
+        ]
+        if towns:
+            found[key] = towns
+    return found
+
+
+def _region_candidates(key: str) -> list[IndexCandidate]:
+    """Continents, first-level regions and counties called ``key``."""
+    return [
+        IndexCandidate(
+            f"region:{area.level}:{area.country}:{area.admin1 or ''}:{area.name}",
+            area.name,
+            area.lat,
+            area.lon,
+            area.level,
+            area.country,
+            "region",
+            main,
+            area.population,
+            area.geonames_id,
+        )
+        for area, main in regions.areas_named(key)
+        if area.level != "country"
+    ]
