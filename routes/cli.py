@@ -20,7 +20,7 @@ from typer.core import TyperGroup
 from routes import __version__, settings
 from routes._io import inside
 from routes.errors import RoutesError, UsageError
-from routes.options import ExportFormat, NetworkChoice, Weight
+from routes.options import ExportFormat, NetworkChoice, Search, Weight
 
 if TYPE_CHECKING:
     from routes.pipeline import Run
@@ -101,6 +101,14 @@ AvoidOption = Annotated[
 StrictOption = Annotated[
     bool, typer.Option("--strict", help="Exit 1 when a corridor has no route.")
 ]
+SearchOption = Annotated[
+    Search,
+    typer.Option(
+        "--router",
+        help="auto: a contraction hierarchy for large graphs with many queries, else "
+        "Dijkstra. dijkstra or ch: force one (same routes).",
+    ),
+]
 MaxSnapOption = Annotated[
     float,
     typer.Option(
@@ -148,6 +156,7 @@ class _Routing:
     weight: Weight = Weight.TRAVEL_TIME
     alternatives: int = 0
     avoid: Path | None = None
+    router: Search = Search.AUTO
     strict: bool = False
     max_snap: float = 5.0
 
@@ -160,6 +169,7 @@ _ROUTING_OPTIONS: dict[str, Any] = {
     "weight": WeightOption,
     "alternatives": AlternativesOption,
     "avoid": AvoidOption,
+    "router": SearchOption,
     "strict": StrictOption,
     "max_snap": MaxSnapOption,
 }
@@ -242,6 +252,7 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def main(
+    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option(
@@ -252,10 +263,24 @@ def main(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only errors.")] = False,
 ) -> None:
     """Map forced displacement from the news: places, corridors and interactive maps."""
+    level = logging.ERROR if quiet else logging.INFO if verbose else logging.WARNING
+    ctx.call_on_close(_log_to_stderr(level))
+
+
+def _log_to_stderr(level: int) -> Callable[[], None]:
+    """Send the ``routes`` logger's records to stderr as the CLI's lines, for this run only;
+    the function that puts the logger back as it was (library users and pytest's caplog
+    then see the records again)."""
     log = logging.getLogger("routes")
-    log.handlers[:] = [_SayHandler()]
-    log.propagate = False
-    log.setLevel(logging.ERROR if quiet else logging.INFO if verbose else logging.WARNING)
+    before = log.handlers[:], log.propagate, log.level
+    log.handlers[:], log.propagate = [_SayHandler()], False
+    log.setLevel(level)
+
+    def restore() -> None:
+        log.handlers[:], log.propagate = before[0], before[1]
+        log.setLevel(before[2])
+
+    return restore
 
 
 def _draft_refusal(story: Scenario) -> str:
@@ -281,6 +306,7 @@ def _route(scenario: str | Scenario, routing: _Routing) -> Run:
         alternatives=routing.alternatives,
         avoid=routing.avoid,
         max_snap_km=routing.max_snap,
+        search=routing.router,
     )
     for warning in run.warnings:
         _say(f"warning: {warning}")
@@ -564,7 +590,7 @@ def _extract_jsonl(source: str, output: Path | None) -> None:
                 if line.strip():
                     story = _jsonl_story(line, f"{source}:{number}")
                     found = extract.extract(story["text"], **story["options"])
-                    rows = [_toponym_row(t) for t in found.toponyms]
+                    rows = [_toponym_row(t) for t in found.all_toponyms()]
                     out.write(json.dumps({"id": story["id"], "toponyms": rows}, ensure_ascii=False))
                     out.write("\n")
     if output is not None:
@@ -599,13 +625,13 @@ def _jsonl_story(line: str, where: str) -> dict[str, Any]:
 
 
 def _toponym_row(toponym: Any) -> dict[str, Any]:
-    """A toponym as ``--jsonl`` writes it; today every accepted toponym is a literal place."""
+    """A toponym as ``--jsonl`` writes it, typed literal, adjective or embedded."""
     place = toponym.place
     return {
         "start": toponym.start,
         "end": toponym.end,
         "surface": toponym.text,
-        "type": "literal",
+        "type": toponym.type,
         "lat": round(place.lat, 5),
         "lon": round(place.lon, 5),
         "geonames_id": place.geonames_id,

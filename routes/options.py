@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["ExportFormat", "NetworkChoice", "Weight"]
+__all__ = ["ExportFormat", "NetworkChoice", "Search", "Weight"]
 
 
 class NetworkChoice(StrEnum):
@@ -20,6 +20,14 @@ class Weight(StrEnum):
 
     TRAVEL_TIME = "travel_time"
     LENGTH = "length"
+
+
+class Search(StrEnum):
+    """How routes are searched: decided by graph size and queries, or forced."""
+
+    AUTO = "auto"  # a contraction hierarchy on large graphs with many queries, else Dijkstra
+    DIJKSTRA = "dijkstra"  # scipy's bounded Dijkstra on the CSR arrays
+    CH = "ch"  # a contraction hierarchy (contracted on first query)
 
 
 class ExportFormat(StrEnum):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from routes import columns
 from routes.errors import ScenarioError, UsageError
-from routes.options import NetworkChoice, Weight
+from routes.options import NetworkChoice, Search, Weight
 
 if TYPE_CHECKING:
     import geopandas as gpd
@@ -28,7 +28,7 @@ NO_CORRIDORS = (
     "to route and map"
 )
 
-_Choice = TypeVar("_Choice", Weight, NetworkChoice)
+_Choice = TypeVar("_Choice", Weight, NetworkChoice, Search)
 
 
 @dataclass
@@ -58,6 +58,7 @@ def route_scenario(
     alternatives: int = 0,
     avoid: str | Path | None = None,
     max_snap_km: float = 5.0,
+    search: Search | str = Search.AUTO,
 ) -> Run:
     """Load the scenario, choose its network, route every corridor (and alternatives).
 
@@ -75,6 +76,8 @@ def route_scenario(
         GeoJSON polygons whose roads routes may not use.
     max_snap_km
         A corridor with a stop further than this from the network gets no route.
+    search
+        Dijkstra or a contraction hierarchy (``auto``: by graph size and queries).
     """
     from routes import network as networks
     from routes import scenario as scenarios
@@ -91,6 +94,7 @@ def route_scenario(
     if not max_snap_km > 0:
         raise UsageError(f"max_snap_km must be a positive distance, not {max_snap_km!r}")
     snap = max_snap_km * 1000
+    corridors.choose_search(G, roads, _choice(Search, search, "search"), story, alternatives)
     routed = corridors.route_corridors(G, story, weight=weight, roads=roads, max_snap_m=snap)
     extra = (
         corridors.alternative_routes(

@@ -49,6 +49,18 @@ TILE_HOSTS = {
 CdnResolver = Callable[[str], Path]
 
 
+def render_map(out: Path, *args: str) -> Path:
+    """Write a map with the real CLI (``routes map --output out ARGS...``); its path."""
+    from typer.testing import CliRunner
+
+    from routes.cli import app
+
+    result = CliRunner().invoke(app, ["map", "--output", str(out), *args])
+    assert result.exit_code == 0, f"{result.output}\n{result.exception!r}"
+    assert out.is_file()
+    return out
+
+
 def map_asset_urls(page_html: str) -> list[str]:
     """Every script and stylesheet URL a rendered map page loads."""
     found = re.findall(r'<script src="([^"]+)"|<link rel="stylesheet" href="([^"]+)"', page_html)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from routes import __version__
+from routes import __version__, network, settings
 from routes.cli import app
 
 
@@ -54,3 +56,29 @@ def test_routing_commands_take_the_same_routing_options() -> None:
         options = {o for p in group.commands[name].params for o in p.opts}
         assert routing <= options, (name, routing - options)
         assert ("--alternatives" in options) == (name != "export"), name
+
+
+PROXY_WARNING = "Routing on the offline proxy network"
+
+
+def test_the_cli_logs_to_stderr_only_while_it_runs(
+    runner: Any,
+    aleppo: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The CLI turns the library's records into its own stderr lines for one run; then the
+    ``routes`` logger is as it was, and a library user (here caplog) gets the records."""
+    monkeypatch.setattr(settings, "osm_dir", tmp_path)  # no stored extract: the proxy network
+    log = logging.getLogger("routes")
+    before = log.handlers[:], log.propagate, log.level
+    result = runner.invoke(app, ["corridors", "--offline", "--json"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count(PROXY_WARNING) == 1
+    quiet = runner.invoke(app, ["--quiet", "corridors", "--offline", "--json"])
+    assert quiet.exit_code == 0 and PROXY_WARNING not in quiet.stderr
+    assert (log.handlers, log.propagate, log.level) == before
+    with caplog.at_level(logging.WARNING, logger="routes"):
+        network.choose(aleppo, offline=True)
+    assert [r.getMessage() for r in caplog.records if PROXY_WARNING in r.getMessage()]

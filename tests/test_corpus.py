@@ -231,7 +231,6 @@ def test_a_garbled_cache_file_is_redone(
     part = sorted((tmp_path / "cache").glob("*/part-*.jsonl"))[0]
     lost = len(part.read_text(encoding="utf-8").splitlines())
     part.write_bytes(part.read_bytes()[: part.stat().st_size // 2] + b"\xff{garbled")
-    logging.getLogger("routes").propagate = True  # the CLI tests may have switched it off
     with caplog.at_level(logging.WARNING, logger="routes"):
         again = run_corpus(STORIES, tmp_path, scheduler=one_worker, partition_chars=10**6)
     assert "unreadable" in caplog.text

@@ -455,6 +455,37 @@ def test_every_fixture_text_has_gold() -> None:
     assert len(texts) >= 5 and texts <= golds
 
 
+@pytest.mark.parametrize(
+    ("text", "surface", "country", "lat"),
+    [
+        (
+            "Police in Alexandria arrested a man from Pineville. He was taken to Rapides Parish.",
+            "Alexandria",
+            "US",
+            31.3,
+        ),
+        (
+            "Police in Alexandria arrested a man from Cairo. He was taken to Giza.",
+            "Alexandria",
+            "EG",
+            31.2,
+        ),
+        (
+            "Residents of Paris and Henry County met on Monday. Officials from Murray came too.",
+            "Paris",
+            "US",
+            36.3,
+        ),
+    ],
+)
+def test_the_other_places_of_a_story_choose_between_homonyms(
+    text: str, surface: str, country: str, lat: float
+) -> None:
+    found = [t for t in extract(text).all_toponyms() if t.text == surface]
+    assert found and {t.place.country for t in found} == {country}
+    assert all(abs(t.place.lat - lat) < 0.5 for t in found)
+
+
 def test_explain_says_an_undated_draft_is_undated(cnn_text: str) -> None:
     shown = explain(cnn_text, draft_scenario(cnn_text, publisher="CNN")).plain
     assert shown.splitlines()[0].endswith("— CNN, undated")

@@ -58,7 +58,7 @@ def test_one_line_per_story_with_offsets_into_the_exact_text(tmp_path: Path) -> 
         for toponym in line["toponyms"]:
             assert set(toponym) == keys
             assert story["text"][toponym["start"] : toponym["end"]] == toponym["surface"]  # type: ignore[index]
-        expected = extract.extract(str(story["text"])).toponyms
+        expected = extract.extract(str(story["text"])).all_toponyms()
         assert [(t["start"], t["surface"]) for t in line["toponyms"]] == [
             (t.start, t.text) for t in expected
         ]
@@ -91,3 +91,23 @@ def test_story_and_jsonl_together_is_a_usage_error(tmp_path: Path) -> None:
     source = write_jsonl(tmp_path / "in.jsonl", STORIES)
     done = run(str(source), "--jsonl", str(source))
     assert done.returncode == 2 and done.stderr.count("\n") == 1
+
+
+def test_typed_mentions_come_out_with_their_type_and_place(tmp_path: Path) -> None:
+    text = "The Georgian delegation flew to Ohio. The Ohio Supreme Court met in Columbus, Ohio."
+    done = run("--jsonl", "-", stdin=json.dumps({"id": "typed", "text": text}) + "\n")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)["toponyms"]
+    by_span = {(r["surface"], r["start"]): r for r in rows}
+    adjective = by_span[("Georgian", text.index("Georgian"))]
+    assert (adjective["type"], adjective["country"], adjective["feature"]) == (
+        "adjective",
+        "GE",
+        "country",
+    )
+    embedded = by_span[("Ohio", text.index("Ohio Supreme"))]
+    assert (embedded["type"], embedded["country"]) == ("embedded", "US")
+    literal = by_span[("Columbus", text.index("Columbus"))]
+    assert literal["type"] == "literal" and literal["geonames_id"] is not None
+    assert abs(literal["lat"] - 39.96) < 0.2 and 0 < literal["confidence"] <= 1
+    assert [r["start"] for r in rows] == sorted(r["start"] for r in rows)

@@ -117,7 +117,6 @@ def test_no_upward_imports() -> None:
                 assert layer(there) < layer(here), f"{where(path, line)} imports {name}"
 
 
-@pytest.mark.xfail(strict=True, reason="known: Router.save/load write and read .npz (issue 15)")
 def test_routing_reads_no_files_and_leaves_osmnx_settings_alone() -> None:
     """Rule 3: routing gets graphs and arrays, never paths or global settings."""
     for path in modules():

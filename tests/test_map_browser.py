@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 import yaml
 from browser_support import (
     TILE_GREY,
@@ -28,13 +27,13 @@ from browser_support import (
     open_map,
     open_popup,
     place_marker,
+    render_map,
     wait_map_idle,
 )
 from PIL import Image
 from playwright.sync_api import Browser
-from typer.testing import CliRunner
 
-from routes import cli, render
+from routes import render
 from routes import scenario as scenario_module
 from routes.render import timeline
 from routes.render.labels import story_places
@@ -56,33 +55,6 @@ XSS_TEMPLATE = "x`${alert(2)}`y"  # Al-Fu'ah
 XSS_ACCORDING = "<img src=x onerror=alert(3)>"  # first corridor, first figure
 XSS_SOURCE = '"; alert(4); //'  # the CNN source every corridor cites
 XSS_CORRIDOR = "Aleppo \\ exit </script><script>alert(5)</script>"  # first corridor
-
-
-def offline_args() -> list[str]:
-    """CLI options that keep ``routes map`` on the offline proxy network, if it has them.
-
-    Without them a newer CLI may try to download OpenStreetMap data (a minute's
-    timeout here) or use a stored extract instead of the proxy network.
-    """
-    command: Any = typer.main.get_command(cli.app)
-    options = {opt for p in command.commands["map"].params for opt in p.opts}
-    return ["--network", "proxy"] if "--network" in options else []
-
-
-def render_map(tmp_path: Path, scenario: Path | None = None) -> Path:
-    """Write a map with the real CLI (``routes map``); its path."""
-    out = tmp_path / "map.html"
-    args = [
-        "map",
-        *(["--scenario", str(scenario)] if scenario else []),
-        "--output",
-        str(out),
-        *offline_args(),
-    ]
-    result = CliRunner().invoke(cli.app, args)
-    assert result.exit_code == 0, f"{result.output}\n{result.exception!r}"
-    assert out.is_file()
-    return out
 
 
 def overlay_names(html: str) -> list[str]:
@@ -132,7 +104,7 @@ def story() -> scenario_module.Scenario:
 @pytest.fixture(scope="module")
 def aleppo_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The Aleppo map, as ``routes map`` writes it."""
-    return render_map(tmp_path_factory.mktemp("aleppo"))
+    return render_map(tmp_path_factory.mktemp("aleppo") / "map.html", "--network", "proxy")
 
 
 @pytest.fixture(scope="module")
@@ -159,7 +131,7 @@ def hostile_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cnn["title"] = cnn["publisher"] = XSS_SOURCE  # popups and credits cite the publisher
     path = tmp / "hostile.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    return render_map(tmp, path)
+    return render_map(tmp / "map.html", "--scenario", str(path), "--network", "proxy")
 
 
 @pytest.fixture(scope="module")

@@ -25,14 +25,13 @@ from browser_support import (
     collapse_layers,
     expand_layers,
     open_map,
+    render_map,
     wait_map_idle,
 )
 from osm_support import helsinki_osm, helsinki_scenario  # noqa: F401  (pytest fixtures)
 from playwright.sync_api import Browser
-from typer.testing import CliRunner
 
 from routes import scenario as scenarios
-from routes.cli import app
 from routes.render.labels import story_places
 
 REPO = Path(__file__).resolve().parents[1]
@@ -98,12 +97,6 @@ def _inside(box: dict[str, float], frame: dict[str, float]) -> bool:
     )
 
 
-def _render(out: Path, *args: str) -> Path:
-    result = CliRunner().invoke(app, ["map", "--output", str(out), *args])
-    assert result.exit_code == 0, f"{result.output}\n{result.exception!r}"
-    return out
-
-
 @pytest.fixture(scope="module")
 def maps(
     tmp_path_factory: pytest.TempPathFactory,
@@ -112,8 +105,8 @@ def maps(
 ) -> dict[str, tuple[Path, scenarios.Scenario]]:
     """The two maps under test, as ``routes map`` writes them (CDN mode)."""
     tmp = tmp_path_factory.mktemp("readable")
-    aleppo = _render(tmp / "aleppo.html", "--network", "proxy")
-    osm = _render(
+    aleppo = render_map(tmp / "aleppo.html", "--network", "proxy")
+    osm = render_map(
         tmp / "osm.html", "--scenario", str(helsinki_scenario), "--osm", str(helsinki_osm)
     )
     return {

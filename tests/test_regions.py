@@ -48,3 +48,4 @@ def test_areas_named_lists_larger_levels_first() -> None:
 def test_demonyms_come_from_countryinfo() -> None:
     found = regions.demonyms()
     assert found["russian"] == "RU" and found["nigerian"] == "NG"
+    assert found["indian"] == "IN"  # not the British Indian Ocean Territory (IO)

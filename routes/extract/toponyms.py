@@ -7,11 +7,12 @@ import math
 import re
 import statistics
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from routes.distance import great_circle_km
+from routes.extract.context import support
 from routes.extract.findings import (
     Rejection,
     Toponym,
@@ -43,6 +44,11 @@ __all__ = ["FOCUS_RADIUS_KM", "Toponyms"]
 
 #: Places farther than this from the middle of the story's focus region are "elsewhere", km.
 FOCUS_RADIUS_KM = 300.0
+#: How much the story's other places weigh in choosing between homonyms (see
+#: :mod:`routes.extract.context`); a full vote is worth as much as being in the focus country.
+CONTEXT_WEIGHT = 8.0
+#: A context vote this high puts a candidate in the story's region, as the focus country does.
+CONTEXT_NEAR = 0.1
 
 # --- Recognition and resolution ---------------------------------------------------------------
 
@@ -426,13 +432,7 @@ class Toponyms(Document):
         for m in mentions:
             surface = self.text[m.start : m.end]
             cue = self._locative_cue(m)
-            if (
-                m.type == "adjective"
-                or m.qualified
-                or any(
-                    c.kind == "country" or (c.kind == "region" and c.primary) for c in m.candidates
-                )
-            ):
+            if self._sure(m):
                 kept.append((m, cue))
                 continue
             reason = self._not_a_place(m, persons)
@@ -444,16 +444,30 @@ class Toponyms(Document):
 
         # Pass 1: the story's focus, from the mentions that need no context.
         focus, centre = self._focus(kept)
+        names = [(m.key, m.candidates) for m, _cue in kept]
+        near = support(names, lambda c: self._score(c, focus, centre))
+        # Pass 1b: the focus again, from each name's place in the context of the others
+        # ("Paris" beside "Henry County" and "Murray" is Paris, Tennessee).
+        focus, centre = self._focus(
+            kept,
+            lambda m, c: self._score(c, None, None) + CONTEXT_WEIGHT * near.get((m.key, c.ref), 0),
+        )
+        near = support(names, lambda c: self._score(c, focus, centre))
 
         # Pass 2: resolve in context; weak GeoNames matches need a cue or the focus region.
         toponyms: list[Toponym] = []
         for m, cue in kept:
-            scored = sorted(m.candidates, key=lambda c: self._score(c, focus, centre), reverse=True)
+
+            def score(c: Candidate, key: str = m.key) -> float:
+                return self._score(c, focus, centre) + CONTEXT_WEIGHT * near.get((key, c.ref), 0.0)
+
+            scored = sorted(m.candidates, key=score, reverse=True)
             best = scored[0]
             if not best.primary and self._abbreviated(m):
                 m.end += 1  # "Kan.", "Fla.": the period belongs to the abbreviation
             surface = self.text[m.start : m.end]
             in_focus = self._in_focus(best, focus, centre)
+            in_focus = in_focus or near.get((m.key, best.ref), 0.0) >= CONTEXT_NEAR
             if best.kind == "geonames":
                 big = best.primary and best.population >= 100_000
                 initial = self._sentence_initial(m.first)
@@ -474,7 +488,7 @@ class Toponyms(Document):
                     m.end,
                     surface,
                     best,
-                    self._confidence(best, scored, cue, in_focus, focus, centre),
+                    self._confidence(best, scored, cue, in_focus, score),
                     self.toks[m.first].sentence + 1,
                     self._why(best, cue, in_focus, len(scored), m.qualified),
                     m.type,
@@ -483,14 +497,31 @@ class Toponyms(Document):
         self.typed.sort(key=lambda t: t.start)
         return toponyms, focus, centre
 
+    @staticmethod
+    def _sure(m: _Mention) -> bool:
+        """A place whatever the context: a demonym, a curated sub-area, a country or region."""
+        return (
+            m.type == "adjective"
+            or m.qualified
+            or any(c.kind == "country" or (c.kind == "region" and c.primary) for c in m.candidates)
+        )
+
     def _focus(
-        self, kept: list[tuple[_Mention, bool]]
+        self,
+        kept: list[tuple[_Mention, bool]],
+        score: Callable[[_Mention, Candidate], float] | None = None,
     ) -> tuple[str | None, tuple[float, float] | None]:
-        """The story's country (most votes) and the median point of its places there."""
+        """The story's country (most votes) and the median point of its places there.
+
+        Each name votes with its best candidate by ``score`` (the prior alone by default).
+        """
         votes: dict[str, float] = defaultdict(float)
         points: dict[str, list[tuple[float, float]]] = defaultdict(list)
         for m, cue in kept:
-            best = max(m.candidates, key=lambda c: self._score(c, None, None))
+            best = max(
+                m.candidates,
+                key=lambda c: self._score(c, None, None) if score is None else score(m, c),
+            )
             if m.type == "adjective" and best.country:
                 votes[best.country] += 0.5
             elif (best.strong or cue or best.population >= 100_000) and best.country:
@@ -577,8 +608,7 @@ class Toponyms(Document):
         scored: list[Candidate],
         cue: bool,
         in_focus: bool,
-        focus: str | None,
-        centre: tuple[float, float] | None,
+        score: Callable[[Candidate], float],
     ) -> float:
         if best.kind == "curated":
             recognised = 0.95 if best.primary else 0.9
@@ -590,7 +620,7 @@ class Toponyms(Document):
                 recognised -= 0.1
         resolved = 1.0
         if len(scored) > 1:
-            margin = self._score(best, focus, centre) - self._score(scored[1], focus, centre)
+            margin = score(best) - score(scored[1])
             resolved = 0.5 + 0.5 * min(1.0, margin / 0.2)
         return round(max(0.05, recognised * resolved), 2)
 

@@ -301,35 +301,15 @@ def write_roads_xml(
     """
     import osmium
 
-    from routes.network.osmfile import longest_located_run
+    from routes.network.osmfile import road_ways
 
-    src = Path(src)
-    roads = (
-        osmium.filter.KeyFilter("highway")
-        if highways is None
-        else osmium.filter.TagFilter(*(("highway", value) for value in sorted(highways)))
-    )
     ways: list[osmium.osm.mutable.Way] = []
     nodes: dict[int, tuple[float, float]] = {}
-    try:
-        processor = (
-            osmium.FileProcessor(str(src), osmium.osm.NODE | osmium.osm.WAY)
-            .with_locations()
-            .with_filter(osmium.filter.EntityFilter(osmium.osm.WAY))
-            .with_filter(roads)
-        )
-        for way in processor:
-            assert isinstance(way, osmium.osm.Way)  # the entity filter lets only ways through
-            run = longest_located_run(way.nodes)
-            if len(run) >= 2:
-                nodes.update((n.ref, (n.location.lon, n.location.lat)) for n in run)
-                tags = {tag.k: tag.v for tag in way.tags}
-                ways.append(
-                    osmium.osm.mutable.Way(id=way.id, tags=tags, nodes=[n.ref for n in run])
-                )
-    except RuntimeError as exc:
-        raise NetworkError(f"{src.name}: cannot read it as OpenStreetMap data ({exc})") from None
-    with osmium.SimpleWriter(str(dest), overwrite=True) as writer:
+    for way, run in road_ways(src, highways):
+        nodes.update((ref, (lon, lat)) for ref, lon, lat in run)
+        tags = {tag.k: tag.v for tag in way.tags}
+        ways.append(osmium.osm.mutable.Way(id=way.id, tags=tags, nodes=[n[0] for n in run]))
+    with atomic_path(dest) as tmp, osmium.SimpleWriter(str(tmp), overwrite=True) as writer:
         for ref in sorted(nodes):
             writer.add_node(osmium.osm.mutable.Node(id=ref, location=nodes[ref]))
         for kept in ways:

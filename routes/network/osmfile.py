@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 from array import array
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
@@ -43,7 +43,7 @@ from routes.network.store import MISSING, RoadArrays
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["USEFUL_TAGS_WAY", "longest_located_run", "road_arrays"]
+__all__ = ["USEFUL_TAGS_WAY", "Run", "road_arrays", "road_ways"]
 
 #: Way tags kept on edges: osmnx's ``settings.useful_tags_way`` (osmnx 2.1).
 USEFUL_TAGS_WAY = (
@@ -130,8 +130,18 @@ def road_arrays(
 # --- reading ---------------------------------------------------------------------------------
 
 
-def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
-    """One pyosmium pass: the road ways (their longest run of located nodes) and positions."""
+#: A way's longest run of located nodes, as (node id, lon, lat).
+Run: TypeAlias = list[tuple[int, float, float]]
+
+
+def road_ways(path: str | Path, highways: frozenset[str] | None) -> Iterator[tuple[Any, Run]]:
+    """One pyosmium pass: each ``highway=*`` way in ``highways`` (None: every highway way)
+    with its longest run of nodes the file locates, when that run has two nodes or more.
+
+    An extract cut from a larger map has ways whose nodes lie outside it; osmnx refuses
+    missing nodes, so a way keeps its longest located stretch. The way object is valid
+    only until the next one is read. NetworkError if the file is not OSM data.
+    """
     import osmium
 
     roads = (
@@ -139,7 +149,6 @@ def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
         if highways is None
         else osmium.filter.TagFilter(*(("highway", value) for value in sorted(highways)))
     )
-    ways = _Ways(array("q"), array("d"), array("d"), [], [], [])
     try:
         processor = (
             osmium.FileProcessor(str(path), osmium.osm.NODE | osmium.osm.WAY)
@@ -150,42 +159,36 @@ def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
         for way in processor:
             assert isinstance(way, osmium.osm.Way)  # the entity filter lets only ways through
             run = _located_run(way.nodes)
-            if len(run) < 2:
-                continue
-            ids, lons, lats = zip(*run, strict=True)
-            ways.node_ids.extend(ids)
-            ways.lons.extend(lons)
-            ways.lats.extend(lats)
-            ways.osmids.append(way.id)
-            ways.refs.append(array("q", (ref for ref, _ in groupby(ids))))
-            ways.tags.append({t.k: t.v for t in way.tags if t.k in _USEFUL})
+            if len(run) >= 2:
+                yield way, run
     except RuntimeError as exc:
-        raise NetworkError(f"{path.name}: cannot read it as OpenStreetMap data ({exc})") from None
+        name = Path(path).name
+        raise NetworkError(f"{name}: cannot read it as OpenStreetMap data ({exc})") from None
+
+
+def _read(path: Path, highways: frozenset[str] | None) -> _Ways:
+    """The road ways' ids, nodes and useful tags, and their nodes' positions."""
+    ways = _Ways(array("q"), array("d"), array("d"), [], [], [])
+    for way, run in road_ways(path, highways):
+        ids, lons, lats = zip(*run, strict=True)
+        ways.node_ids.extend(ids)
+        ways.lons.extend(lons)
+        ways.lats.extend(lats)
+        ways.osmids.append(way.id)
+        ways.refs.append(array("q", (ref for ref, _ in groupby(ids))))
+        ways.tags.append({t.k: t.v for t in way.tags if t.k in _USEFUL})
     return ways
 
 
-def _located_run(refs: Any) -> list[tuple[int, float, float]]:
-    """:func:`longest_located_run` as (id, lon, lat), each node's location read once."""
-    best: list[tuple[int, float, float]] = []
-    current: list[tuple[int, float, float]] = []
+def _located_run(refs: Any) -> Run:
+    """The longest stretch of consecutive way nodes whose position the file gives,
+    each node's location read once."""
+    best: Run = []
+    current: Run = []
     for ref in refs:
         location = ref.location
         if location.valid():
             current.append((ref.ref, location.lon, location.lat))
-            if len(current) > len(best):
-                best = current
-        else:
-            current = []
-    return best
-
-
-def longest_located_run(refs: Any) -> list[Any]:
-    """The longest stretch of consecutive way nodes whose position the file gives."""
-    best: list[Any] = []
-    current: list[Any] = []
-    for ref in refs:
-        if ref.location.valid():
-            current.append(ref)
             if len(current) > len(best):
                 best = current
         else:

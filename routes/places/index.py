@@ -17,7 +17,7 @@ from routes.distance import great_circle_km
 from routes.places import regions
 from routes.places.curated import CuratedPlace, curated_places
 from routes.places.geocoder import REGION_MARGIN_DEG
-from routes.places.geonames import geonames_in, geonames_named
+from routes.places.geonames import geonames_in, geonames_named_all
 from routes.places.names import normalize
 from routes.scenario import Place
 
@@ -217,7 +217,7 @@ def _dedupe(candidates: list[IndexCandidate]) -> list[IndexCandidate]:
 def _geonames_lookup(keys: set[str]) -> dict[str, list[IndexCandidate]]:
     """GeoNames cities500 towns for each normalised name, as :mod:`routes.places` finds them."""
     found: dict[str, list[IndexCandidate]] = {}
-    for key in sorted(keys):
+    for key, named in sorted(geonames_named_all(keys).items()):
         towns = [
             IndexCandidate(
                 f"geonames:{town.id}",
@@ -231,7 +231,7 @@ def _geonames_lookup(keys: set[str]) -> dict[str, list[IndexCandidate]]:
                 int(town.population or 0),
                 int(town.id),
             )
-            for town, main in geonames_named(key)
+            for town, main in named
         ]
         if towns:
             found[key] = towns

@@ -143,16 +143,19 @@ def countries() -> tuple[Area, ...]:
 
 @cache
 def demonyms() -> dict[str, str]:
-    """``normalize``-d nationality adjective → ISO country (``"russian"`` → ``"RU"``)."""
-    import countryinfo
+    """``normalize``-d nationality adjective → ISO country (``"russian"`` → ``"RU"``).
 
-    found: dict[str, str] = {}
-    for record in countryinfo.all_countries():
-        iso = (record.iso() or {}).get("alpha2")
-        word = record.demonym()
-        if iso and word:
-            found.setdefault(normalize(word), iso)
-    return found
+    A demonym several countries share goes to the most populous, as in
+    :func:`demonym_countries` ("Indian" is India's, not the British Indian Ocean
+    Territory's).
+
+    Examples
+    --------
+    >>> demonyms()["indian"]
+    'IN'
+    """
+    everywhere = demonym_countries(a.country for a in countries() if a.country)
+    return {word: iso for word, iso in everywhere.items() if word + "s" in everywhere}
 
 
 def demonym_countries(among: Iterable[str]) -> dict[str, str]:

@@ -29,18 +29,18 @@ import itertools
 import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from routes._io import open_binary_atomically
 from routes.distance import great_circle
 
 if TYPE_CHECKING:
     import networkx as nx
     from numpy.typing import ArrayLike, NDArray
     from scipy.sparse import csr_array
+
+    from routes.routing.ch import Hierarchy
 
 __all__ = [
     "BOUND_TRIES",
@@ -55,7 +55,7 @@ __all__ = [
     "remember",
 ]
 
-#: Version of the arrays' layout in :meth:`Router.save`; part of the graph cache key.
+#: Version of the layout of :meth:`Router.arrays`; part of the graph cache key.
 FORMAT = 2
 
 #: Weights compiled by default: what ``--weight`` offers.
@@ -105,8 +105,11 @@ class Router:
         default_factory=dict, repr=False
     )
     _core: NDArray[np.bool_] | None = field(default=None, repr=False)
+    _ch: bool = field(default=False, repr=False)
+    _hierarchies: dict[str, Hierarchy] = field(default_factory=dict, repr=False)
+    _base: Router | None = field(default=None, repr=False)
 
-    # --- building, saving, loading -----------------------------------------------------------
+    # --- building; to and from arrays (the graph cache in routes.network stores them) --------
 
     @classmethod
     def from_graph(cls, G: nx.MultiDiGraph, weights: Sequence[str] = WEIGHTS) -> Router:
@@ -247,23 +250,6 @@ class Router:
         except (KeyError, TypeError) as exc:
             raise ValueError(f"unreadable routing arrays ({exc})") from None
 
-    def save(self, path: str | Path) -> None:
-        """Write the arrays to an uncompressed ``.npz`` (loading is a few reads)."""
-        with open_binary_atomically(path) as f:
-            np.savez(f, allow_pickle=False, **self.arrays())
-
-    @classmethod
-    def load(cls, path: str | Path) -> Router:
-        """Read arrays written by :meth:`save`; ValueError if they are unreadable or of
-        another format (OSError if there is no file)."""
-        import zipfile
-
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                return cls.from_saved({k: z[k] for k in z.files})
-        except (zipfile.BadZipFile, EOFError) as exc:
-            raise ValueError(f"{path}: unreadable routing arrays ({exc})") from None
-
     @property
     def nbytes(self) -> int:
         """Bytes held by the arrays (nodes, CSR structure, every compiled weight)."""
@@ -301,6 +287,13 @@ class Router:
         if len(origs) != len(dests):
             raise ValueError("origs and dests must be of equal length")
         src, dst = self.index(list(origs)), self.index(list(dests))
+        if self._hierarchic() is not None:
+            return self._ch_paths(src, dst, weight)
+        return self._dijkstra_paths(src, dst, weight)
+
+    def _dijkstra_paths(
+        self, src: NDArray[np.intp], dst: NDArray[np.intp], weight: str
+    ) -> list[list[int] | None]:
         by_src: dict[int, list[int]] = {}
         for i, o in enumerate(src.tolist()):
             by_src.setdefault(o, []).append(i)
@@ -323,6 +316,9 @@ class Router:
     ) -> list[list[list[int] | None]]:
         """``[i][j]``: the least-cost path from ``origs[i]`` to ``dests[j]`` (None if none)."""
         src, dst = self.index(list(origs)), self.index(list(dests))
+        if self._hierarchic() is not None:
+            found = iter(self._ch_paths(np.repeat(src, len(dst)), np.tile(dst, len(src)), weight))
+            return [[next(found) for _ in dst] for _ in src]
         sources = np.unique(src)
         rows: dict[int, list[list[int] | None]] = {}
         searches = self._settle(self._matrix(weight), weight, sources, [dst] * len(sources))
@@ -441,6 +437,81 @@ class Router:
             if np.isfinite(dist[dst]):
                 return self._trace_index(pred, src, dst), float(dist[dst])
         return None, np.inf
+
+    # --- contraction hierarchies (routes.routing.ch) ---------------------------------------------
+
+    def use(self, search: str = "auto", queries: int = 1) -> bool:
+        """Search with a contraction hierarchy or Dijkstra from now on (``search`` one of
+        :data:`~routes.routing.ch.SEARCHES`; ``auto`` decides by size and ``queries``);
+        whether it is the hierarchy. Each weight is contracted on its first query."""
+        from routes.routing.ch import use_ch
+
+        self._ch = use_ch(search, self.edges, queries)
+        return self._ch
+
+    def over(self, base: Router) -> None:
+        """Mark this router's graph as ``base``'s with edges removed (areas to avoid): while
+        ``base`` searches a hierarchy, a path of it that uses only edges kept here, at the
+        same weight, is also a least-cost path here; other queries fall back to Dijkstra."""
+        if base is not self and not np.array_equal(base.ids, self.ids):
+            raise ValueError("the graphs do not have the same nodes")
+        self._base = None if base is self else base
+
+    def hierarchy(self, weight: str = "travel_time") -> Hierarchy:
+        """The contraction hierarchy of one weight, contracted on first use."""
+        if weight not in self._hierarchies:
+            import logging
+
+            from routes.routing.ch import Hierarchy
+
+            if weight not in self.weights:
+                raise KeyError(f"weight {weight!r} is not compiled; have {sorted(self.weights)}")
+            logging.getLogger("routes").info(
+                "contraction hierarchy: contracting %d node pairs (%s)", self.edges, weight
+            )
+            self._hierarchies[weight] = Hierarchy(
+                self.indptr, self.indices, self.weights[weight], weight
+            )
+        return self._hierarchies[weight]
+
+    def _hierarchic(self) -> Router | None:
+        """The router whose hierarchy answers queries: this one, its base, or none."""
+        if self._ch:
+            return self
+        return self._base if self._base is not None and self._base._ch else None
+
+    def _ch_paths(
+        self, src: NDArray[np.intp], dst: NDArray[np.intp], weight: str
+    ) -> list[list[int] | None]:
+        """Pairs of positions searched on the hierarchy; what it cannot answer (a path
+        through an edge this graph lacks) goes to Dijkstra. No path in the base graph
+        means none here."""
+        owner = self._hierarchic()
+        assert owner is not None
+        ch = owner.hierarchy(weight)
+        found: list[list[int] | None] = []
+        misses: list[int] = []
+        for i, (s, t) in enumerate(zip(src.tolist(), dst.tolist(), strict=True)):
+            path, _cost = ch.path(s, t)
+            if owner is not self and path is not None and not self._keeps(owner, path, weight):
+                misses.append(i)
+            found.append(None if path is None else self.ids[path].tolist())
+        if misses:
+            at = np.array(misses, dtype=np.intp)
+            for i, path in zip(misses, self._dijkstra_paths(src[at], dst[at], weight), strict=True):
+                found[i] = path
+        return found
+
+    def _keeps(self, base: Router, path: list[int], weight: str) -> bool:
+        """Whether every edge of ``path`` (positions) is here at ``base``'s weight."""
+        mine, theirs = self.weights[weight], base.weights[weight]
+        try:
+            return all(
+                mine[self._position(a, b)] == theirs[base._position(a, b)]
+                for a, b in itertools.pairwise(path)
+            )
+        except KeyError:
+            return False
 
     # --- snapping and connectivity -------------------------------------------------------------
 

@@ -33,6 +33,7 @@ __all__ = [
     "Snap",
     "alternative_routes",
     "candidate_routes",
+    "choose_search",
     "measure_route",
     "route_corridors",
     "route_difference",
@@ -260,6 +261,26 @@ def _roads(G: nx.MultiDiGraph, roads: nx.MultiDiGraph | None) -> tuple[nx.MultiD
 
     used = G if roads is None else roads
     return used, backend.for_graph(used)
+
+
+def choose_search(
+    G: nx.MultiDiGraph,
+    roads: nx.MultiDiGraph | None,
+    search: str,
+    scenario: Scenario,
+    alternatives: int = 0,
+) -> bool:
+    """Search ``G`` with Dijkstra or a contraction hierarchy (:mod:`routes.routing.ch`;
+    ``auto`` counts the legs to route); whether it is the hierarchy. Routes avoiding areas
+    (``roads``) try ``G``'s hierarchy first and fall back to Dijkstra on ``roads``."""
+    from routes.routing import backend
+
+    legs = sum(len(c.waypoints) + 1 for c in scenario.corridors) * (1 + alternatives)
+    router = backend.for_graph(G)
+    hierarchic = router.use(search, legs)
+    if roads is not None and roads is not G:
+        backend.for_graph(roads).over(router)
+    return hierarchic
 
 
 def candidate_routes(

@@ -1,0 +1,72 @@
+"""Context support: how close a candidate lies to the places the rest of the story names.
+
+Spatial minimality (Leidner 2008, "Toponym Resolution in Text"): the places one
+story names tend to lie near one another, so of the many towns called "Alexandria"
+the story means the one near its "Rapides Parish" and "Pineville". Each other
+name in the story votes with its own candidates, weighted by how likely each is
+on its own (a softmax of the prior scores), so a name with thirty homonyms
+("Springfield") spreads its vote thin and a unique one ("Rapides Parish") does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from routes.extract.gazetteer import Candidate
+
+__all__ = ["CONTEXT_RADIUS_KM", "support"]
+
+#: Distance at which a neighbour's vote falls to 1/e, km.
+CONTEXT_RADIUS_KM = 150.0
+#: The most candidates of one name that take part (by prior score).
+TOP = 12
+#: Temperature of the softmax that turns prior scores into a name's weights.
+TEMPERATURE = 0.5
+#: Levels too large to say where nearby places are.
+_TOO_BIG = {"country", "continent"}
+_EARTH_KM = 6371.0088
+
+
+def support(
+    names: Sequence[tuple[str, Sequence[Candidate]]],
+    prior: Callable[[Candidate], float],
+) -> dict[tuple[str, str], float]:
+    """``(name key, candidate ref)`` → the mean vote of the story's other names, 0..1."""
+    groups: list[tuple[str, list[Candidate], np.ndarray]] = []
+    seen: set[str] = set()
+    for key, cands in names:
+        if key in seen:
+            continue
+        seen.add(key)
+        # The weights are shared with the countries and continents the name may mean ("China"
+        # the country, or China, Maine), which vote for nowhere in particular.
+        ranked = sorted(cands, key=prior, reverse=True)[:TOP]
+        scores = np.array([prior(c) for c in ranked])
+        weights = np.exp((scores - scores.max()) / TEMPERATURE)
+        weights /= weights.sum()
+        local = [k for k, c in enumerate(ranked) if c.feature not in _TOO_BIG]
+        if local:
+            groups.append((key, [ranked[k] for k in local], weights[local]))
+    found: dict[tuple[str, str], float] = {}
+    if len(groups) < 2:
+        return found
+    lat = np.radians(np.array([c.lat for _k, top, _w in groups for c in top]))
+    lon = np.radians(np.array([c.lon for _k, top, _w in groups for c in top]))
+    owner = np.repeat(np.arange(len(groups)), [len(top) for _k, top, _w in groups])
+    weight = np.concatenate([w for _k, _t, w in groups])
+    # Pairwise great-circle distances (haversine), every candidate against every other.
+    dlat = lat[:, None] - lat[None, :]
+    dlon = lon[:, None] - lon[None, :]
+    a = np.sin(dlat / 2) ** 2 + np.cos(lat)[:, None] * np.cos(lat)[None, :] * np.sin(dlon / 2) ** 2
+    km = 2 * _EARTH_KM * np.arcsin(np.sqrt(np.clip(a, 0, 1)))
+    near = np.exp(-km / CONTEXT_RADIUS_KM) * weight[None, :]
+    near[owner[:, None] == owner[None, :]] = 0.0
+    votes = near.sum(axis=1) / (len(groups) - 1)
+    row = 0
+    for key, top, _w in groups:
+        for c in top:
+            found[(key, c.ref)] = float(votes[row])
+            row += 1
+    return found
