@@ -254,34 +254,45 @@ def test_self_contained_page_needs_no_request(
     context.close()
 
 
-def test_png_export(tmp_path: Path) -> None:
-    """In a process of its own, as a user runs it (this one already drives a browser)."""
-    png = ARTEFACTS / "aleppo-export.png"
+def _frame_margins(image: Image.Image, hex_colour: str) -> tuple[int, int]:
+    """How many pixels are near one corridor's colour, and how close the nearest of them
+    comes to the image's edge (-1 when there are none)."""
+    import numpy as np
+
+    rgb = np.asarray(image.convert("RGB"), dtype=int)
+    target = np.array([int(hex_colour[i : i + 2], 16) for i in (1, 3, 5)])
+    ys, xs = np.nonzero((np.abs(rgb - target) < 40).all(axis=2))
+    if not len(xs):
+        return 0, -1
+    height, width = rgb.shape[:2]
+    edge = min(xs.min(), ys.min(), width - 1 - xs.max(), height - 1 - ys.max())
+    return len(xs), int(edge)
+
+
+@pytest.mark.parametrize("size", ["900x600", "600x900"])
+def test_png_export_frames_every_route(tmp_path: Path, size: str) -> None:
+    """``routes map --png`` as a user runs it (in a process of its own: this one already
+    drives a browser), landscape and portrait: every corridor's line is in the picture,
+    and none runs off its edge."""
+    png = ARTEFACTS / f"aleppo-export-{size}.png"
+    html = str(tmp_path / "m.html")
+    command = [sys.executable, "-m", "routes", "map", "--network", "proxy", "-o", html]
     done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "routes",
-            "map",
-            "--network",
-            "proxy",
-            "-o",
-            str(tmp_path / "m.html"),
-            "--png",
-            str(png),
-            "--png-size",
-            "900x600",
-        ],
+        [*command, "--png", str(png), "--png-size", size],
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
     with Image.open(png) as image:
-        assert image.size == (900, 600)
-        colours, corridor_pixels = _colours(image)
+        assert image.size == tuple(int(n) for n in size.split("x"))
+        colours, _blue = _colours(image)
+        drawn = {c: _frame_margins(image, c) for c in render.CORRIDOR_PALETTE[:3]}
     assert colours > 50
-    assert corridor_pixels > 200, "the corridors' colour is missing from the PNG"
+    for colour, (pixels, edge) in drawn.items():
+        # a key swatch is 20x4 px: a line in the picture is far more
+        assert pixels > 300, f"corridor colour {colour} is missing from the PNG ({pixels} px)"
+        assert edge >= 8, f"corridor colour {colour} runs to the PNG's edge ({edge} px)"
 
 
 def test_png_size_is_checked(tmp_path: Path) -> None:

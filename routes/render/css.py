@@ -19,17 +19,18 @@ CSS = """
   box-shadow:0 1px 3px rgba(0,0,0,.3);font:600 15px/1.3 system-ui,sans-serif;text-align:center;
   max-width:calc(100vw - 130px);box-sizing:border-box}
 .routes-title span{display:block;font-weight:400;font-size:12px;color:#333}
-.routes-legend{position:absolute;top:64px;right:10px;z-index:1000;width:250px;
+.routes-legend{position:absolute;top:64px;right:10px;z-index:1000;width:264px;
   max-height:calc(100vh - 260px);overflow:auto;background:rgba(255,255,255,.94);
-  padding:6px 9px;border-radius:4px;box-shadow:0 1px 3px rgba(0,0,0,.3);
-  font:12px/1.35 system-ui,sans-serif;box-sizing:border-box}
+  padding:5px 8px;border-radius:4px;box-shadow:0 1px 3px rgba(0,0,0,.3);
+  font:11.5px/1.27 system-ui,sans-serif;box-sizing:border-box}
 .routes-legend:not([open]){width:auto}
-.routes-legend summary{font-weight:600;font-size:13px;cursor:pointer}
-.routes-legend ul{list-style:none;margin:4px 0;padding:0}
-.routes-legend li{margin:2px 0}
-.routes-legend p{margin:3px 0;color:#333}
-.routes-legend i{display:inline-block;margin-right:6px;vertical-align:middle}
-.routes-legend .line{width:24px;height:0}
+.routes-legend summary{font-weight:600;font-size:12.5px;cursor:pointer}
+.routes-legend ul{list-style:none;margin:2px 0;padding:0}
+.routes-legend li{margin:1px 0}
+.routes-legend .row li{display:inline-block;margin-right:10px}
+.routes-legend p{margin:2px 0 0;color:#333}
+.routes-legend i{display:inline-block;margin-right:5px;vertical-align:middle}
+.routes-legend .line{width:20px;height:0}
 .routes-legend .area{width:16px;height:10px;border:1.5px dashed #6B4C5B;background:#6B4C5B1F}
 .routes-legend .avoid{width:16px;height:10px;border:1.5px solid #333;
   background:repeating-linear-gradient(45deg,#333 0 2px,#fff 2px 6px)}

@@ -72,13 +72,13 @@ def legend_html(scenario: Scenario, corridors: gpd.GeoDataFrame, *, avoided: boo
         else "Lines follow OpenStreetMap roads; times are estimates."
     )
     people = corridors["people"].notna().any() if "people" in corridors else False
-    width = "<p>A thicker line: more people.</p>" if people else ""
+    width = "A thicker line: more people. " if people else ""
     return (
         '<details class="routes-legend" open aria-label="Key"><summary>Key</summary>'
         f'<ul class="corridors">{"".join(corridor_items)}</ul>'
-        + (f"<ul>{''.join(status_items)}</ul>" if status_items else "")
-        + (f"<ul>{''.join(symbols)}</ul>" if symbols else "")
-        + f"{width}<p>{escape(drawn)}</p></details>"
+        + (f'<ul class="row">{"".join(status_items)}</ul>' if status_items else "")
+        + (f'<ul class="row">{"".join(symbols)}</ul>' if symbols else "")
+        + f"<p>{width}{escape(drawn)}</p></details>"
     )
 
 

@@ -153,7 +153,7 @@ def _add_controls(m: folium.Map, search_index: folium.GeoJson, *, embed: bool) -
         collapsed=True,
         position="topleft",
     ).add_to(m)
-    plugins.MiniMap(toggle_display=True, position="bottomright", width=120, height=120).add_to(m)
+    plugins.MiniMap(toggle_display=True, position="bottomright", width=100, height=100).add_to(m)
 
 
 def _view(scenario: Scenario, drawn: gpd.GeoDataFrame) -> list[list[float]]:
