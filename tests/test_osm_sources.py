@@ -405,6 +405,15 @@ def test_csv_is_flowmap_layout(runner: Any, tmp_path: Path) -> None:
     assert len(set(flows["time"])) >= 6 and first["source"].notna().all()
 
 
+def test_exported_sources_are_titles_not_working_notes(runner: Any, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["export", "-f", "csv", "--network", "proxy", "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    flows = pd.read_csv(next(p for p in result.stdout.split() if p.endswith("flows.csv")))
+    sources = set(flows["source"].dropna())
+    assert any("CNN" in s for s in sources), sources
+    assert not [s for s in sources if "paragraph" in s.lower() or "editor" in s.lower()]
+
+
 def test_csv_hxl_row_tags_the_columns(runner: Any, tmp_path: Path) -> None:
     args = ["export", "-f", "csv", "--network", "proxy", "-o", str(tmp_path), "--hxl"]
     result = runner.invoke(app, args)
