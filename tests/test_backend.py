@@ -427,6 +427,7 @@ def test_near_routes_keeps_the_roads_around_the_corridors(
     wider = geometry.near_routes(G, routed, distance_m=3000)
     assert 0 < len(near) < len(wider) <= G.number_of_edges()
     assert set(near.columns) == {"highway", "name", "geometry"}
+    assert "" in set(near["name"]) and "nan" not in set(near["name"])  # unnamed roads stay unnamed
     assert near.crs.to_epsg() == 4326
     reach = routed.to_crs(routed.estimate_utm_crs()).buffer(301).union_all()
     assert near.to_crs(routed.estimate_utm_crs()).intersects(reach).all()

@@ -10,8 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Runs the CLI as the ``routes`` script does, then prints which of the heavy modules loaded.
@@ -44,10 +42,6 @@ def test_proxy_routing_imports_neither_osmnx_nor_sklearn(tmp_path: Path) -> None
     assert _loaded(["corridors", "--offline"], tmp_path) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known: render/geometry.near_routes calls osmnx.graph_to_gdfs (issue 15; render's room)",
-)
 def test_map_page_imports_neither_osmnx_nor_sklearn(tmp_path: Path) -> None:
     page = tmp_path / "aleppo.html"
     assert _loaded(["map", "--offline", "-o", str(page)], tmp_path) == []

@@ -82,12 +82,11 @@ def near_routes(
     per road edge, the two directions of a two-way road drawn once.
     """
     import geopandas as gpd
-    import osmnx as ox
     import pandas as pd
     import shapely
 
     lines = [g for g in routes.to_crs("EPSG:4326").geometry if g is not None and not g.is_empty]
-    edges = ox.graph_to_gdfs(G, nodes=False, fill_edge_geometry=True).reset_index()
+    edges = _edges(G)
     if not lines or edges.empty:
         return gpd.GeoDataFrame({"highway": [], "name": []}, geometry=[], crs="EPSG:4326")
     to_local, to_lonlat = local_projection(gpd.GeoSeries(lines, crs="EPSG:4326"))
@@ -107,7 +106,7 @@ def near_routes(
     kept = gpd.GeoDataFrame(
         {
             "highway": [first_tag(h) or "" for h in near["highway"]],
-            "name": [first_tag(n) or "" for n in near.get("name", [None] * len(near))],
+            "name": [first_tag(n) or "" for n in near["name"]],
         },
         geometry=list(near.geometry),
         crs="EPSG:4326",
@@ -187,3 +186,32 @@ def metres_between(a: tuple[float, float], b: tuple[float, float]) -> float:
     from pyproj import Geod
 
     return float(Geod(ellps="WGS84").inv(a[0], a[1], b[0], b[1])[2])
+
+
+def _edges(G: nx.MultiDiGraph) -> gpd.GeoDataFrame:
+    """Every edge with its ``u``, ``v``, ``key``, ``highway``, ``name`` and geometry (a
+    straight line between its nodes when the graph has none): what ``near_routes``
+    needs of ``osmnx.graph_to_gdfs``, without importing osmnx on the map path."""
+    import geopandas as gpd
+    import shapely
+
+    rows = list(G.edges(keys=True, data=True))
+    xy = G.nodes
+    straight = [
+        [(xy[u]["x"], xy[u]["y"]), (xy[v]["x"], xy[v]["y"])] for u, v, _k, _d in rows
+    ]
+    return gpd.GeoDataFrame(
+        {
+            "u": [u for u, _v, _k, _d in rows],
+            "v": [v for _u, v, _k, _d in rows],
+            "key": [k for _u, _v, k, _d in rows],
+            "highway": [d.get("highway") for *_e, d in rows],
+            "name": [d.get("name") for *_e, d in rows],
+        },
+        geometry=[
+            d.get("geometry") or shapely.LineString(line)
+            for (*_e, d), line in zip(rows, straight, strict=True)
+        ],
+        crs="EPSG:4326",
+    )
+
