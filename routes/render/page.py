@@ -65,13 +65,11 @@ def build_map(
     network: nx.MultiDiGraph | None = None,
     avoided: gpd.GeoDataFrame | None = None,
     animate: bool = True,
-    embed: bool = False,
 ) -> folium.Map:
     """The story's map: places by role, corridors as directed flows, incidents, areas,
     the roads used near the corridors, a time control, and map controls that yield.
 
-    ``avoided`` are the areas routes were kept out of; ``embed`` leaves out the layer
-    control, search, measuring and minimap, for an iframe in an article.
+    ``avoided`` are the areas routes were kept out of.
     """
     import folium
 
@@ -93,7 +91,7 @@ def build_map(
         search_index, place_groups = add_places(m, scenario)
         add_incidents(m, scenario)
         timeline = add_timeline(m, scenario)
-        _add_controls(m, search_index, embed=embed)
+        _add_controls(m, search_index)
         add_overlays(
             m,
             title_html(scenario),
@@ -128,18 +126,15 @@ def build_map(
     return m
 
 
-def _add_controls(m: folium.Map, search_index: folium.GeoJson, *, embed: bool) -> None:
-    """Controls that yield to the map: collapsed, compact, and fewer in an embed."""
+def _add_controls(m: folium.Map, search_index: folium.GeoJson) -> None:
+    """Controls that yield to the map: collapsed and compact."""
     import folium
     from folium import plugins
 
-    if not embed:
-        folium.LayerControl(collapsed=True).add_to(m)
+    folium.LayerControl(collapsed=True).add_to(m)
     plugins.Fullscreen(
         position="topleft", title="Full screen", title_cancel="Exit full screen"
     ).add_to(m)
-    if embed:
-        return
     plugins.MeasureControl(
         position="topleft",
         primary_length_unit="kilometers",
