@@ -195,23 +195,18 @@ def _edges(G: nx.MultiDiGraph) -> gpd.GeoDataFrame:
     import geopandas as gpd
     import shapely
 
-    rows = list(G.edges(keys=True, data=True))
     xy = G.nodes
-    straight = [
-        [(xy[u]["x"], xy[u]["y"]), (xy[v]["x"], xy[v]["y"])] for u, v, _k, _d in rows
+    rows = [
+        (
+            u,
+            v,
+            k,
+            d.get("highway"),
+            d.get("name"),
+            d.get("geometry")
+            or shapely.LineString([(xy[u]["x"], xy[u]["y"]), (xy[v]["x"], xy[v]["y"])]),
+        )
+        for u, v, k, d in G.edges(keys=True, data=True)
     ]
-    return gpd.GeoDataFrame(
-        {
-            "u": [u for u, _v, _k, _d in rows],
-            "v": [v for _u, v, _k, _d in rows],
-            "key": [k for _u, _v, k, _d in rows],
-            "highway": [d.get("highway") for *_e, d in rows],
-            "name": [d.get("name") for *_e, d in rows],
-        },
-        geometry=[
-            d.get("geometry") or shapely.LineString(line)
-            for (*_e, d), line in zip(rows, straight, strict=True)
-        ],
-        crs="EPSG:4326",
-    )
-
+    columns = ["u", "v", "key", "highway", "name", "geometry"]
+    return gpd.GeoDataFrame(rows, columns=columns, geometry="geometry", crs="EPSG:4326")
