@@ -1,8 +1,10 @@
 """Every place a name may refer to, best first, on one confidence scale (0–1).
 
-This is the one lookup the stages share: the :class:`~routes.places.Geocoder`
-takes the first candidate, the extractor weighs them against a story. Sources,
-in the order they are preferred:
+This is the one lookup the stages share, and its scale the one confidence scale: the
+:class:`~routes.places.Geocoder` takes the first candidate; the extractor rates a story's
+names with the same rules (:func:`match_confidence`, :func:`town_confidences`, through
+:func:`routes.places.base_confidences`) before it adds the story's evidence. Sources, in
+the order they are preferred:
 
 1. the curated gazetteer (:mod:`routes.places.curated`): a place's own name, then
    its aliases;

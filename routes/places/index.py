@@ -3,7 +3,8 @@
 Curated places (with their sources), GeoNames countries and the countries' other
 names (:data:`COUNTRY_ALIASES`), continents and regions, and GeoNames cities500 towns,
 keyed by :func:`~routes.places.names.normalize`. The extractor asks it for the
-capitalised runs of a story and weighs the answers against the story itself.
+capitalised runs of a story, rates the answers with :func:`base_confidences` (the scale
+of :func:`routes.places.candidates`) and weighs them against the story itself.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ COUNTRY_ALIASES = {
 
 @dataclass(frozen=True)
 class IndexCandidate:
-    """A place a name may refer to, as the story index keeps it (no confidence yet)."""
+    """A place a name may refer to, as the story index keeps it (see :func:`base_confidences`)."""
 
     ref: str  # "curated:<place id>" or "geonames:<GeoNames id>"
     name: str
@@ -69,8 +70,8 @@ class NameIndex:
     """Every name a story may use for a place: curated places, countries, regions, towns.
 
     Built once (it reads the curated places and the country tables), then asked for
-    many names at once (:meth:`lookup`). The extractor weighs what it gives against
-    the story; :func:`routes.places.candidates` is the one-name lookup with confidences.
+    many names at once (:meth:`lookup`); :func:`base_confidences` rates one name's answers
+    as :func:`routes.places.candidates`, the one-name lookup, does.
 
     Examples
     --------
