@@ -13,6 +13,7 @@ download, pinned to the story's date; the offline proxy network.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import sys
 from collections.abc import Callable
@@ -167,7 +168,19 @@ def proxy_network(scenario: Scenario) -> nx.MultiDiGraph:
     minimum spanning tree, so it is connected); a link is as long as the
     great-circle distance times :data:`CIRCUITY` and is driven at
     :data:`PROXY_SPEED_KPH`.
+
+    Built once per set of nodes and code version, like an OSM file's graph: later runs
+    map its columns and router from the parsed-graph cache (:func:`cache_path`, key
+    ``proxy-<hash of the nodes>``) and build neither the triangulation nor the router.
     """
+    nodes = _proxy_nodes(scenario)
+    data = json.dumps(nodes, sort_keys=True, ensure_ascii=False).encode()
+    key = f"proxy-{hashlib.sha256(data).hexdigest()[:20]}"
+    return _as_graph(*_cached(key, lambda: _proxy_graph(nodes)))
+
+
+def _proxy_graph(nodes: list[dict[str, object]]) -> nx.MultiDiGraph:
+    """The proxy network over ``nodes`` (:func:`_proxy_nodes`), as :func:`proxy_network` says."""
     import networkx as nx
     import numpy as np
     from pyproj import Proj
@@ -177,7 +190,6 @@ def proxy_network(scenario: Scenario) -> nx.MultiDiGraph:
 
     from routes.distance import great_circle
 
-    nodes = _proxy_nodes(scenario)
     lats = np.array([n["y"] for n in nodes])
     lons = np.array([n["x"] for n in nodes])
     project = Proj(proj="aeqd", lat_0=float(lats.mean()), lon_0=float(lons.mean()), datum="WGS84")
@@ -435,17 +447,18 @@ CACHE_FORMAT = 3
 
 
 def _build_key() -> str:
-    """Changes whenever the code or settings that shape a parsed graph change: this package
-    and the routing backend (their source), the libraries that build graphs, the Python
-    version, the speed table and the Overpass filter."""
+    """Changes whenever the code or settings that shape a parsed graph change: this package,
+    the OSM reader, the routing backend and the distances they measure (their source), the
+    libraries that build graphs, the Python version, the speed table and the Overpass filter."""
     from importlib.metadata import version
 
-    from routes.network import store
+    from routes import distance
+    from routes.network import osmfile, store
     from routes.routing import backend
 
     sources = [
         Path(module.__file__ or "").read_bytes()
-        for module in (sys.modules[__name__], store, backend)
+        for module in (sys.modules[__name__], store, osmfile, backend, distance)
     ]
     shaping = (
         __version__,
