@@ -238,15 +238,17 @@ def _proxy_graph(nodes: list[dict[str, object]]) -> nx.MultiDiGraph:
 
 def _proxy_nodes(scenario: Scenario) -> list[dict[str, object]]:
     """The scenario's places, then GeoNames towns more than 500 m from all of them."""
+    import numpy as np
+
     from routes.distance import great_circle
     from routes.places import geonames_in
 
     places = [p for p in scenario.places if p.role != "country"]
-    towns = [
-        town
-        for town in geonames_in(region(scenario))
-        if all(great_circle(town.lat, town.lon, p.lat, p.lon) > 500 for p in places)
-    ]
+    around = geonames_in(region(scenario))
+    lat, lon = np.array([[p.lat, p.lon] for p in places]).reshape(-1, 2).T
+    tlat, tlon = np.array([[t.lat, t.lon] for t in around]).reshape(-1, 2).T[:, :, None]
+    apart = (great_circle(tlat, tlon, lat, lon) > 500).all(axis=1)  # towns × places
+    towns = [around[i] for i in np.flatnonzero(apart).tolist()]
     return [
         *(
             {"x": p.lon, "y": p.lat, "name": p.name, "place_id": p.id, "source": p.source}
@@ -451,15 +453,13 @@ def _build_key() -> str:
     the OSM reader, the routing backend and the distances they measure (their source), the
     libraries that build graphs, the Python version, the speed table and the Overpass filter."""
     from importlib.metadata import version
+    from importlib.util import find_spec
 
-    from routes import distance
-    from routes.network import osmfile, store
+    from routes.network import store
     from routes.routing import backend
 
-    sources = [
-        Path(module.__file__ or "").read_bytes()
-        for module in (sys.modules[__name__], store, osmfile, backend, distance)
-    ]
+    shapers = (__name__, store.__name__, f"{__name__}.osmfile", backend.__name__, "routes.distance")
+    sources = [Path(getattr(find_spec(name), "origin", "")).read_bytes() for name in shapers]
     shaping = (
         __version__,
         CACHE_FORMAT,
