@@ -299,3 +299,20 @@ def test_tests_and_benchmarks_use_only_public_names() -> None:
 
 def _private(name: str) -> bool:
     return name.startswith("_") and not name.endswith("__")
+
+
+def test_tests_import_playwright_only_where_they_use_it() -> None:
+    """A module-level playwright import (type hints go under ``TYPE_CHECKING``) makes every
+    test in the file need the browser package just to be collected."""
+    for path in sorted(ROOT.glob("tests/*.py")):
+        for node in tree(path).body:
+            names = (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else []
+            )
+            assert not any(n.split(".")[0] == "playwright" for n in names), (
+                f"{path.name}:{node.lineno} imports playwright at module level"
+            )
