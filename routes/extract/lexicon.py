@@ -9,6 +9,7 @@ if TYPE_CHECKING:
     pass
 
 __all__ = [
+    "ABBREVIATED_NAME",
     "ABBREVIATIONS",
     "ARRIVE_VERBS",
     "ARTICLES",
@@ -33,6 +34,7 @@ __all__ = [
     "MOVE_WORDS",
     "MULTIPLIERS",
     "NAME_JOINERS",
+    "NAME_PREFIXES",
     "ORG_HEADS",
     "ORIGIN_VERBS",
     "PEOPLE_NOUNS",
@@ -415,3 +417,12 @@ ABBREVIATIONS = frozenset(
         """
     )
 )
+
+#: Abbreviated first words of place names ("St. Petersburg", "Mt. Pleasant", "Ft. Worth"),
+#: with the word GeoNames may spell out instead.
+NAME_PREFIXES = {"St": "saint", "Mt": "mount", "Ft": "fort"}
+
+
+#: An abbreviated name, period included: "W.Va.", "W. Va.", "S.C.", "N.Y", "Ga.", "Calif.";
+#: the gazetteer says which are US states (their AP abbreviations, from the ``us`` package).
+ABBREVIATED_NAME = re.compile(r"(?<![\w.])(?:[A-Z]\.\s?[A-Z][a-z]?\.?|[A-Z][a-z]{1,5}\.)(?![a-z])")
