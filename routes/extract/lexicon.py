@@ -38,6 +38,7 @@ __all__ = [
     "ORG_HEADS",
     "ORIGIN_VERBS",
     "PEOPLE_NOUNS",
+    "PERSON_TITLES",
     "PLACE_HEADS",
     "PRONOUNS",
     "QUALIFIERS",
@@ -46,6 +47,7 @@ __all__ = [
     "SMALL_NUMBERS",
     "SPEECH_VERBS",
     "STOPWORDS",
+    "STREET_WORDS",
     "TENS",
     "TITLES",
     "WEEKDAYS",
@@ -132,6 +134,16 @@ PLACE_HEADS = frozenset(
     )
 )
 
+#: Last words of street and road names ("Main Street", "Wichita Drive").
+STREET_WORDS = frozenset(
+    _words(
+        """
+        street st road rd avenue ave drive dr lane ln boulevard blvd parkway pkwy highway hwy
+        trail pike way place court ct circle terrace
+        """
+    )
+)
+
 #: Direction words that qualify a place ("eastern Aleppo").
 DIRECTIONS = frozenset(
     _words(
@@ -207,6 +219,23 @@ ROLE_NOUNS = frozenset(
         ambassador member founder doctor researcher analyst correspondent columnist activist
         governor mayor officer resident volunteer worker
         """
+    )
+)
+
+#: Titles and roles written before a person's name ("Mrs. Parsons", "Deputy Wayne Fuqua").
+PERSON_TITLES = (
+    TITLES
+    | ROLE_NOUNS
+    | frozenset(
+        _words(
+            """
+            mr mrs ms miss dr prof sen sens rep reps gov lt sgt capt col gen rev det cpl pvt
+            supt insp deputy sheriff sergeant lieutenant captain detective officer trooper
+            councilman councilwoman councillor councilor commissioner superintendent
+            treasurer clerk attorney speaker chairman chairwoman coach pastor reverend father
+            brother sister uncle aunt wife husband son daughter
+            """
+        )
     )
 )
 

@@ -36,6 +36,7 @@ from routes.extract.lexicon import (
     STOPWORDS,
     TITLES,
 )
+from routes.extract.people import person_tokens, surnames
 from routes.extract.text import Document, Token
 from routes.places import normalize
 
@@ -471,11 +472,16 @@ class Toponyms(Document):
         mentions = self._mentions()
         mentions += self._adjectives(mentions)
         self.typed = []
-        persons = self.persons
+        people, after_given = person_tokens(self)
+        persons = self.persons | surnames(self, after_given)
         kept: list[tuple[_Mention, bool]] = []  # with its locative cue
         for m in mentions:
             surface = self.text[m.start : m.end]
             cue = self._locative_cue(m)
+            person = self._person(m, people, persons)
+            if person:
+                self.rejected.append(Rejection(m.start, m.end, surface, person))
+                continue
             if self._sure(m):
                 kept.append((m, cue))
                 continue
@@ -540,6 +546,22 @@ class Toponyms(Document):
             )
         self.typed.sort(key=lambda t: t.start)
         return toponyms, focus, centre
+
+    def _person(self, m: _Mention, people: set[int], persons: set[str]) -> str | None:
+        """Why the one word ``m`` is a person's name here, if it is (see :mod:`.people`)."""
+        if m.type != "literal" or m.first != m.last or m.certain:
+            return None
+        if any(
+            c.kind in {"country", "curated"}
+            or (c.kind == "region" and c.primary and c.population >= 10)
+            for c in m.candidates
+        ):
+            return None  # "Georgia", "Ohio": a state first, whatever the word before it
+        if m.first in people:
+            return "a person's name (after a title or a given name)"
+        if normalize(self.toks[m.first].text) in persons:
+            return "a person's name used elsewhere in the story"
+        return None
 
     @staticmethod
     def _sure(m: _Mention) -> bool:
