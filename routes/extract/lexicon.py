@@ -47,6 +47,7 @@ __all__ = [
     "SMALL_NUMBERS",
     "SPEECH_VERBS",
     "STOPWORDS",
+    "STREET_ABBREVIATIONS",
     "STREET_WORDS",
     "TENS",
     "TITLES",
@@ -134,15 +135,12 @@ PLACE_HEADS = frozenset(
     )
 )
 
-#: Last words of street and road names ("Main Street", "Wichita Drive").
+#: Last words that make a capitalised run a street's name ("Main Street", "Wichita Drive");
+#: the abbreviated ones count only with their period ("Main St.").
 STREET_WORDS = frozenset(
-    _words(
-        """
-        street st road rd avenue ave drive dr lane ln boulevard blvd parkway pkwy highway hwy
-        trail pike way place court ct circle terrace
-        """
-    )
+    _words("street road avenue drive lane boulevard parkway highway pike trail")
 )
+STREET_ABBREVIATIONS = frozenset(_words("st rd ave blvd"))
 
 #: Direction words that qualify a place ("eastern Aleppo").
 DIRECTIONS = frozenset(

@@ -34,9 +34,12 @@ from routes.extract.lexicon import (
     PLACE_HEADS,
     SPEECH_VERBS,
     STOPWORDS,
+    STREET_ABBREVIATIONS,
+    STREET_WORDS,
     TITLES,
 )
 from routes.extract.people import person_tokens, surnames
+from routes.extract.streets import place_streets
 from routes.extract.text import Document, Token
 from routes.places import normalize
 
@@ -221,7 +224,10 @@ class Toponyms(Document):
             ]
         states = [m for m in states if m.candidates]
         covered = {k for m in states for k in range(m.first, m.last + 1)}
+        self.streets: list[tuple[int, int, int, str]] = []
         for a, b in _outside(self._possessive_runs(), covered):
+            if self._street(a, b):
+                continue
             i, j = self._strip(a, b)
             if i > j:
                 continue
@@ -248,6 +254,21 @@ class Toponyms(Document):
         for i, j, options in plans:
             mentions += self._choose(i, j, options, found)
         return mentions
+
+    def _street(self, a: int, b: int) -> bool:
+        """Run ``a..b`` names a street ("Wichita Drive", "Main St."): noted in ``streets``."""
+        last = self.toks[b]
+        end = last.end
+        if last.lower in STREET_ABBREVIATIONS and self.text[end : end + 1] == ".":
+            end += 1
+        elif last.lower not in STREET_WORDS or b == a:
+            return False
+        i, j = self._strip(a, b - 1)
+        if i > j:
+            return False
+        start = self.toks[i].start
+        self.streets.append((start, end, last.sentence + 1, self.text[start:end]))
+        return True
 
     def _abbreviated_names(self) -> list[_Mention]:
         """Abbreviations with their period ("Charleston, W.Va.", "Ga."), to look up as states."""
@@ -467,14 +488,13 @@ class Toponyms(Document):
             k += 1
         return found
 
-    def toponyms(self) -> tuple[list[Toponym], str | None, tuple[float, float] | None]:
-        """Accept or reject each possible mention, then resolve the accepted ones in context."""
+    def _accepted(self) -> list[tuple[_Mention, bool]]:
+        """The possible mentions that may be places, each with its locative cue."""
         mentions = self._mentions()
         mentions += self._adjectives(mentions)
-        self.typed = []
         people, after_given = person_tokens(self)
         persons = self.persons | surnames(self, after_given)
-        kept: list[tuple[_Mention, bool]] = []  # with its locative cue
+        kept: list[tuple[_Mention, bool]] = []
         for m in mentions:
             surface = self.text[m.start : m.end]
             cue = self._locative_cue(m)
@@ -491,6 +511,12 @@ class Toponyms(Document):
                 self.rejected.append(Rejection(m.start, m.end, surface, reason))
                 continue
             kept.append((m, cue))
+        return kept
+
+    def toponyms(self) -> tuple[list[Toponym], str | None, tuple[float, float] | None]:
+        """Accept or reject each possible mention, then resolve the accepted ones in context."""
+        self.typed = []
+        kept = self._accepted()
 
         # Pass 1: the story's focus, from the mentions that need no context.
         focus, centre = self._focus(kept)
@@ -544,6 +570,9 @@ class Toponyms(Document):
                     m.type,
                 )
             )
+        streets, rejected = place_streets(self.streets, toponyms)
+        self.typed += streets
+        self.rejected += rejected
         self.typed.sort(key=lambda t: t.start)
         return toponyms, focus, centre
 
