@@ -41,7 +41,7 @@ from routes.extract.lexicon import (
 from routes.extract.people import person_tokens, surnames
 from routes.extract.streets import place_streets
 from routes.extract.text import Document, Token
-from routes.places import normalize
+from routes.places import base_confidences, normalize
 
 if TYPE_CHECKING:
     pass
@@ -56,6 +56,10 @@ FOCUS_RADIUS_KM = 300.0
 CONTEXT_WEIGHT = 8.0
 #: A context vote this high puts a candidate in the story's region, as the focus country does.
 CONTEXT_NEAR = 0.1
+#: What a word of place around a name ("in Idlib", "Idlib province") adds to its confidence.
+CUE_EVIDENCE = 0.1
+#: A best candidate ranked ahead of the next by less than this is less sure (``_confidence``).
+DECISIVE_MARGIN = 0.2
 
 # --- Recognition and resolution ---------------------------------------------------------------
 
@@ -537,13 +541,18 @@ class Toponyms(Document):
             def score(c: Candidate, key: str = m.key) -> float:
                 return self._score(c, focus, centre) + CONTEXT_WEIGHT * near.get((key, c.ref), 0.0)
 
+            def local(c: Candidate, key: str = m.key) -> bool:
+                """In the story's region: its focus, or close to its other places."""
+                return (
+                    self._in_focus(c, focus, centre) or near.get((key, c.ref), 0.0) >= CONTEXT_NEAR
+                )
+
             scored = sorted(m.candidates, key=score, reverse=True)
             best = scored[0]
             if not best.primary and self._abbreviated(m):
                 m.end += 1  # "Kan.", "Fla.": the period belongs to the abbreviation
             surface = self.text[m.start : m.end]
-            in_focus = self._in_focus(best, focus, centre)
-            in_focus = in_focus or near.get((m.key, best.ref), 0.0) >= CONTEXT_NEAR
+            in_focus = local(best)
             if best.kind == "geonames":
                 big = best.primary and best.population >= 100_000
                 initial = self._sentence_initial(m.first)
@@ -564,7 +573,7 @@ class Toponyms(Document):
                     m.end,
                     surface,
                     best,
-                    self._confidence(best, scored, cue, in_focus, score),
+                    self._confidence(best, scored, cue, score, local),
                     self.toks[m.first].sentence + 1,
                     self._why(best, cue, in_focus, len(scored), m.qualified),
                     m.type,
@@ -698,27 +707,32 @@ class Toponyms(Document):
             score += 0.5 * math.exp(-great_circle_km(c.lat, c.lon, *centre) / 250)
         return score
 
+    @staticmethod
     def _confidence(
-        self,
         best: Candidate,
         scored: list[Candidate],
         cue: bool,
-        in_focus: bool,
         score: Callable[[Candidate], float],
+        local: Callable[[Candidate], bool],
     ) -> float:
-        if best.kind == "curated":
-            recognised = 0.95 if best.primary else 0.9
-        elif best.kind == "country":
-            recognised = 0.95
-        else:
-            recognised = (0.8 if best.primary else 0.65) + (0.1 if cue else 0.0)
-            if not in_focus:
-                recognised -= 0.1
+        """How likely ``best`` is what the story means, on the places scale (0–1).
+
+        The one place extraction sets a toponym's confidence. The base is what
+        :mod:`routes.places` rates ``best`` among the name's candidates
+        (:func:`routes.places.base_confidences`: the rules the Geocoder and ``routes
+        geocode`` use; the story's region, ``local``, is the region the name is read in).
+        The story's evidence goes on top: :data:`CUE_EVIDENCE` for a word of place around
+        the name; then, when the story ranks another candidate close behind (by less than
+        :data:`DECISIVE_MARGIN` in ``score``), the confidence shrinks towards half.
+        Candidates are ranked by ``score`` (:meth:`_score` and context), not by this.
+        """
+        base = base_confidences(scored, local)[best.ref]
+        evidence = CUE_EVIDENCE if cue else 0.0
         resolved = 1.0
         if len(scored) > 1:
             margin = score(best) - score(scored[1])
-            resolved = 0.5 + 0.5 * min(1.0, margin / 0.2)
-        return round(max(0.05, recognised * resolved), 2)
+            resolved = 0.5 + 0.5 * min(1.0, margin / DECISIVE_MARGIN)
+        return round(max(0.05, min(1.0, base + evidence) * resolved), 2)
 
     @staticmethod
     def _why(c: Candidate, cue: bool, in_focus: bool, n: int, qualified: bool) -> str:
