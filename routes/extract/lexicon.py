@@ -33,6 +33,7 @@ __all__ = [
     "MOVE_PREFIXES",
     "MOVE_WORDS",
     "MULTIPLIERS",
+    "NAMED_HEADS",
     "NAME_JOINERS",
     "NAME_PREFIXES",
     "ORG_HEADS",
@@ -141,6 +142,11 @@ STREET_WORDS = frozenset(
     _words("street road avenue drive lane boulevard parkway highway pike trail")
 )
 STREET_ABBREVIATIONS = frozenset(_words("st rd ave blvd"))
+
+#: Place heads that are part of the name they follow ("Mayo County", "Neches River"), unlike
+#: "Idlib province" or "Kansas City"'s "city" (as LGL annotates them: 208 "X County" spans
+#: with the head, 1 without).
+NAMED_HEADS = frozenset(_words("county river valley mountains"))
 
 #: Direction words that qualify a place ("eastern Aleppo").
 DIRECTIONS = frozenset(

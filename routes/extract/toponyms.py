@@ -30,6 +30,7 @@ from routes.extract.lexicon import (
     LOCATIVE,
     NAME_JOINERS,
     NAME_PREFIXES,
+    NAMED_HEADS,
     ORG_HEADS,
     PLACE_HEADS,
     SPEECH_VERBS,
@@ -319,7 +320,10 @@ class Toponyms(Document):
         while head_end > i and self.toks[head_end].lower in PLACE_HEADS:
             head_end -= 1
         if head_end < j and (i, head_end) in usable:
-            return [mention(i, head_end)]
+            m = mention(i, head_end)
+            if self.toks[j].lower in NAMED_HEADS:  # "Mayo County": the head is in the name
+                m.last, m.end = j, self.toks[j].end
+            return [m]
         # Every part a place: "Syria-Turkey border", Arabic-script phrases.
         parts = self._cover(i, j, usable)
         if parts is not None and len(parts) > 1:
@@ -662,7 +666,11 @@ class Toponyms(Document):
         if self._speaker(m):
             return "a speaker (next to 'said', 'reported' …)"
         last = normalize(self.toks[m.last].text)
-        if m.first == m.last and last in persons:
+        if (
+            m.first == m.last
+            and last in persons
+            and not any(c.feature == "country" for c in m.candidates)
+        ):
             return "a person's name used elsewhere in the story"
         if nxt is not None and nxt.lower in ORG_HEADS and self._gap(self.toks[m.last], nxt) == " ":
             return f"followed by {nxt.text!r}: the name of an organisation or building"
