@@ -10,7 +10,6 @@ import statistics
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from routes.distance import great_circle_km
 from routes.extract.context import support
@@ -40,12 +39,10 @@ from routes.extract.lexicon import (
     TITLES,
 )
 from routes.extract.people import person_tokens, surnames
+from routes.extract.runs import longest_parts, outside, spelled_out
 from routes.extract.streets import place_streets
 from routes.extract.text import Document, Token
 from routes.places import base_confidences, normalize
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["FOCUS_RADIUS_KM", "Toponyms"]
 
@@ -230,7 +227,7 @@ class Toponyms(Document):
         states = [m for m in states if m.candidates]
         covered = {k for m in states for k in range(m.first, m.last + 1)}
         self.streets: list[tuple[int, int, int, str]] = []
-        for a, b in _outside(self._possessive_runs(), covered):
+        for a, b in outside(self._possessive_runs(), covered):
             if self._street(a, b):
                 continue
             i, j = self._strip(a, b)
@@ -250,7 +247,7 @@ class Toponyms(Document):
                     options.append((x, y, False))
             plans.append((i, j, options))
             keys.update(self._key(x, y) for x, y, _q in options)
-        spelled = {k: _spelled_out(k) for k in keys if _spelled_out(k) != k}
+        spelled = {k: spelled_out(k) for k in keys if spelled_out(k) != k}
         found = self.x.lookup(keys | set(spelled.values()))
         for key, full in spelled.items():
             if key not in found and full in found:
@@ -412,12 +409,12 @@ class Toponyms(Document):
 
     def _cover(self, i: int, j: int, usable: set[tuple[int, int]]) -> list[tuple[int, int]] | None:
         """Split tokens ``i..j`` into place names, longest first; None if some word is left."""
-        parts, whole = _longest_parts(i, j, usable)
+        parts, whole = longest_parts(i, j, usable)
         return parts if whole else None
 
     def _longest(self, i: int, j: int, usable: set[tuple[int, int]]) -> list[tuple[int, int]]:
         """The place names in tokens ``i..j``, longest first, skipping words that are none."""
-        return _longest_parts(i, j, usable)[0]
+        return longest_parts(i, j, usable)[0]
 
     # -- context cues
 
@@ -762,45 +759,3 @@ class Toponyms(Document):
         if n > 1:
             bits.append(f"best of {n} candidates")
         return "; ".join(bits)
-
-
-def _spelled_out(key: str) -> str:
-    """``"st petersburg"`` → ``"saint petersburg"``: the abbreviated first word in full."""
-    first, _, rest = key.partition(" ")
-    full = {k.lower(): v for k, v in NAME_PREFIXES.items()}.get(first)
-    return f"{full} {rest}" if full and rest else key
-
-
-def _outside(runs: Iterator[tuple[int, int]], covered: set[int]) -> Iterator[tuple[int, int]]:
-    """The runs with the tokens in ``covered`` taken out (a run may split in two)."""
-    for a, b in runs:
-        start = None
-        for k in range(a, b + 1):
-            if k in covered:
-                if start is not None:
-                    yield start, k - 1
-                start = None
-            elif start is None:
-                start = k
-        if start is not None:
-            yield start, b
-
-
-def _longest_parts(
-    i: int, j: int, usable: set[tuple[int, int]]
-) -> tuple[list[tuple[int, int]], bool]:
-    """Place names in tokens ``i..j`` (at most 7 words each), longest first; and whether
-    they cover every word."""
-    parts: list[tuple[int, int]] = []
-    whole = True
-    x = i
-    while x <= j:
-        for y in range(min(j, x + 6), x - 1, -1):
-            if (x, y) in usable:
-                parts.append((x, y))
-                x = y + 1
-                break
-        else:
-            whole = False
-            x += 1
-    return parts, whole
