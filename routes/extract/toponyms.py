@@ -214,9 +214,9 @@ class Toponyms(Document):
             for (a, b), (c, d) in itertools.pairwise(runs)
             if b + 2 == c and self.toks[b + 1].text in {"'s", "’s"}
         }
-        self._possessive_names = set(self.x.lookup(possessive_keys))
         states = self._abbreviated_names()
-        found = self.x.lookup({m.key for m in states})
+        found = self.x.lookup(possessive_keys | {m.key for m in states})
+        self._possessive_names = set(found) & possessive_keys
         for m in states:
             # Only a state's other name, as the gazetteer has the AP abbreviations.
             m.candidates = [
