@@ -117,11 +117,12 @@ MAP_OVER_HELP_GOAL = 3.0
 
 
 def test_warm_offline_map_against_help(tmp_path: Path, report: Callable[..., None]) -> None:
-    """Warm ``routes map --offline`` on the Aleppo scenario over ``routes --help``, one run."""
-    rounds = pick(5, 2)
+    """Warm ``routes map --offline`` on the Aleppo scenario over ``routes --help``, one run,
+    interleaved (the warm-up round fills the parsed-graph cache and the GeoNames index)."""
     page = tmp_path / "aleppo.html"
-    help_s = _wall([*_script(), "--help"], rounds)
-    map_s = _wall([*_script(), "map", "--offline", "-o", str(page)], rounds)
+    help_s, map_s = _walls(
+        [[*_script(), "--help"], [*_script(), "map", "--offline", "-o", str(page)]], pick(5, 2)
+    )
     ratio = map_s / help_s
     report(
         "warm `routes map --offline` (Aleppo, proxy) over `routes --help` (wall, median)",

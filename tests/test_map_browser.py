@@ -10,7 +10,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import yaml
@@ -31,12 +31,14 @@ from browser_support import (
     wait_map_idle,
 )
 from PIL import Image
-from playwright.sync_api import Browser
 
 from routes import render
 from routes import scenario as scenario_module
 from routes.render import timeline
 from routes.render.labels import story_places
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser  # type hints only: imported where used
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIO_FILE = REPO / "geodata" / "scenarios" / "aleppo-2016-12.yaml"

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from browser_support import (
@@ -23,11 +23,13 @@ from browser_support import (
     place_marker,
 )
 from PIL import Image
-from playwright.sync_api import Browser
 from typer.testing import CliRunner
 
 from routes import render
 from routes.cli import app
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser  # type hints only: imported where used
 
 TIMELINE_RING = render.OKABE_ITO["yellow"]
 ARTEFACTS = Path(__file__).resolve().parents[1] / "output" / "test-artifacts"

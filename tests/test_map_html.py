@@ -138,3 +138,29 @@ def test_self_contained_page_links_nothing(tmp_path: Path, runner: Any) -> None:
     assert "<script src=" not in page and 'rel="stylesheet" href=' not in page
     assert "L.version" in page or "leaflet" in page.lower()
     assert "url(data:image/png;base64," in page  # leaflet's control images, inlined
+
+
+def test_drawing_projection_is_the_one_pyproj_resolves() -> None:
+    """Routes are simplified in an azimuthal equidistant projection given to PROJ as a
+    pipeline; it gives the coordinates ``Transformer.from_crs`` gives, both ways (to a
+    nanometre: from_crs rounds the centre to 15 digits, the pipeline keeps it)."""
+    import geopandas as gpd
+    import numpy as np
+    import shapely
+    from pyproj import Transformer
+
+    from routes.render import geometry
+
+    frame = gpd.GeoSeries([shapely.LineString([(36.61, 35.93), (37.29, 36.31)])], crs="EPSG:4326")
+    to_local, to_lonlat = geometry.local_projection(frame)
+    west, south, east, north = frame.total_bounds
+    aeqd = f"+proj=aeqd +lat_0={(south + north) / 2} +lon_0={(west + east) / 2} +datum=WGS84"
+    forward = Transformer.from_crs("EPSG:4326", aeqd, always_xy=True)
+    backward = Transformer.from_crs(aeqd, "EPSG:4326", always_xy=True)
+    rng = np.random.default_rng(7)
+    lonlat = np.column_stack([rng.uniform(35, 39, 500), rng.uniform(34, 38, 500)])
+    local = np.column_stack(forward.transform(lonlat[:, 0], lonlat[:, 1]))
+    assert np.abs(to_local(lonlat) - local).max() < 1e-6
+    back = np.column_stack(backward.transform(*local.T))
+    assert np.abs(to_lonlat(local) - back).max() < 1e-11 and np.abs(back - lonlat).max() < 1e-9
+    assert np.abs(local).max() > 100_000  # metres, not degrees

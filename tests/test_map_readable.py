@@ -14,7 +14,7 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from browser_support import (
@@ -29,10 +29,12 @@ from browser_support import (
     wait_map_idle,
 )
 from osm_support import helsinki_osm, helsinki_scenario  # noqa: F401  (pytest fixtures)
-from playwright.sync_api import Browser
 
 from routes import scenario as scenarios
 from routes.render.labels import story_places
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser  # type hints only: imported where used
 
 REPO = Path(__file__).resolve().parents[1]
 ALEPPO = REPO / "geodata" / "scenarios" / "aleppo-2016-12.yaml"

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import json
+import logging
+import struct
+import zipfile
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import networkx as nx
+import numpy as np
 import osmnx as ox
 import pytest
 from osmnx.distance import great_circle
 
-from routes import network, scenario
+from routes import network, scenario, settings
 from routes.cli import app
 from routes.routing import corridors
 
@@ -61,6 +66,45 @@ def test_long_links_only_where_needed(proxy: nx.MultiDiGraph) -> None:
     )
     if longest > network.PROXY_MAX_LINK_KM * 1000:
         assert not nx.is_strongly_connected(short), "a long link was kept that is not needed"
+
+
+def _contents(G: nx.MultiDiGraph) -> tuple[Any, ...]:
+    return G.graph, list(G.nodes(data=True)), list(G.edges(keys=True, data=True))
+
+
+def test_warm_proxy_is_read_from_the_cache_not_rebuilt(
+    aleppo: scenario.Scenario,
+    proxy: nx.MultiDiGraph,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    for entry in settings.cache_dir.glob("geonames-*.sqlite"):  # the shared GeoNames index
+        (tmp_path / entry.name).symlink_to(entry)
+    monkeypatch.setattr(settings, "cache_dir", tmp_path)
+    built = network.proxy_network(aleppo)
+    (entry,) = tmp_path.glob("graphs/proxy-*.npz")
+    assert _contents(built) == _contents(proxy)
+    with np.load(entry, allow_pickle=False) as data:  # data only: loads without pickles
+        assert "nodes/id" in data.files and "router/indptr" in data.files
+
+    def no_triangulation(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a warm run triangulated the proxy network again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr("scipy.spatial.Delaunay", no_triangulation)
+        assert _contents(network.proxy_network(aleppo)) == _contents(built)
+    with zipfile.ZipFile(entry) as z:
+        member = z.getinfo("edges/float:length.npy")
+    raw = bytearray(entry.read_bytes())
+    names, extra = struct.unpack_from("<2H", raw, member.header_offset + 26)  # local header
+    data_end = member.header_offset + 30 + names + extra + member.file_size
+    raw[data_end - 1] ^= 0xFF  # one flipped bit in an edge length: its checksum fails
+    entry.write_bytes(bytes(raw))
+    with caplog.at_level(logging.WARNING, logger="routes"):
+        rebuilt = network.proxy_network(aleppo)
+    assert "unusable" in caplog.text and _contents(rebuilt) == _contents(built)
+    assert [entry] == list(tmp_path.glob("graphs/proxy-*.npz"))
 
 
 @pytest.fixture(scope="module")

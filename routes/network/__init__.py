@@ -13,6 +13,7 @@ download, pinned to the story's date; the offline proxy network.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import sys
 from collections.abc import Callable
@@ -167,7 +168,19 @@ def proxy_network(scenario: Scenario) -> nx.MultiDiGraph:
     minimum spanning tree, so it is connected); a link is as long as the
     great-circle distance times :data:`CIRCUITY` and is driven at
     :data:`PROXY_SPEED_KPH`.
+
+    Built once per set of nodes and code version, like an OSM file's graph: later runs
+    map its columns and router from the parsed-graph cache (:func:`cache_path`, key
+    ``proxy-<hash of the nodes>``) and build neither the triangulation nor the router.
     """
+    nodes = _proxy_nodes(scenario)
+    data = json.dumps(nodes, sort_keys=True, ensure_ascii=False).encode()
+    key = f"proxy-{hashlib.sha256(data).hexdigest()[:20]}"
+    return _as_graph(*_cached(key, lambda: _proxy_graph(nodes)))
+
+
+def _proxy_graph(nodes: list[dict[str, object]]) -> nx.MultiDiGraph:
+    """The proxy network over ``nodes`` (:func:`_proxy_nodes`), as :func:`proxy_network` says."""
     import networkx as nx
     import numpy as np
     from pyproj import Proj
@@ -177,7 +190,6 @@ def proxy_network(scenario: Scenario) -> nx.MultiDiGraph:
 
     from routes.distance import great_circle
 
-    nodes = _proxy_nodes(scenario)
     lats = np.array([n["y"] for n in nodes])
     lons = np.array([n["x"] for n in nodes])
     project = Proj(proj="aeqd", lat_0=float(lats.mean()), lon_0=float(lons.mean()), datum="WGS84")
@@ -226,15 +238,17 @@ def proxy_network(scenario: Scenario) -> nx.MultiDiGraph:
 
 def _proxy_nodes(scenario: Scenario) -> list[dict[str, object]]:
     """The scenario's places, then GeoNames towns more than 500 m from all of them."""
+    import numpy as np
+
     from routes.distance import great_circle
     from routes.places import geonames_in
 
     places = [p for p in scenario.places if p.role != "country"]
-    towns = [
-        town
-        for town in geonames_in(region(scenario))
-        if all(great_circle(town.lat, town.lon, p.lat, p.lon) > 500 for p in places)
-    ]
+    around = geonames_in(region(scenario))
+    lat, lon = np.array([[p.lat, p.lon] for p in places]).reshape(-1, 2).T
+    tlat, tlon = np.array([[t.lat, t.lon] for t in around]).reshape(-1, 2).T[:, :, None]
+    apart = (great_circle(tlat, tlon, lat, lon) > 500).all(axis=1)  # towns × places
+    towns = [around[i] for i in np.flatnonzero(apart).tolist()]
     return [
         *(
             {"x": p.lon, "y": p.lat, "name": p.name, "place_id": p.id, "source": p.source}
@@ -435,18 +449,17 @@ CACHE_FORMAT = 3
 
 
 def _build_key() -> str:
-    """Changes whenever the code or settings that shape a parsed graph change: this package
-    and the routing backend (their source), the libraries that build graphs, the Python
-    version, the speed table and the Overpass filter."""
+    """Changes whenever the code or settings that shape a parsed graph change: this package,
+    the OSM reader, the routing backend and the distances they measure (their source), the
+    libraries that build graphs, the Python version, the speed table and the Overpass filter."""
     from importlib.metadata import version
+    from importlib.util import find_spec
 
     from routes.network import store
     from routes.routing import backend
 
-    sources = [
-        Path(module.__file__ or "").read_bytes()
-        for module in (sys.modules[__name__], store, backend)
-    ]
+    shapers = (__name__, store.__name__, f"{__name__}.osmfile", backend.__name__, "routes.distance")
+    sources = [Path(getattr(find_spec(name), "origin", "")).read_bytes() for name in shapers]
     shaping = (
         __version__,
         CACHE_FORMAT,

@@ -116,22 +116,30 @@ def near_routes(
 
 def local_projection(frame: Any) -> tuple[Any, Any]:
     """Coordinate functions lon/lat → metres (azimuthal equidistant at the frame's centre)
-    and back, for :func:`shapely.transform`."""
+    and back, for :func:`shapely.transform`.
+
+    The projection is given as the PROJ pipeline that ``Transformer.from_crs("EPSG:4326",
+    "+proj=aeqd ... +datum=WGS84", always_xy=True)`` resolves to (the same coordinates to
+    a nanometre, asserted in the tests), which skips PROJ's database search: that search
+    was most of the map's geometry time, twice per call.
+    """
     import numpy as np
     from pyproj import Transformer
 
     west, south, east, north = frame.total_bounds if len(frame) else (0.0, 0.0, 0.0, 0.0)
     if not np.all(np.isfinite([west, south, east, north])):
         west = south = east = north = 0.0
-    local = f"+proj=aeqd +lat_0={(south + north) / 2} +lon_0={(west + east) / 2} +datum=WGS84"
-    forward = Transformer.from_crs("EPSG:4326", local, always_xy=True)
-    backward = Transformer.from_crs(local, "EPSG:4326", always_xy=True)
+    centre = f"+lat_0={(south + north) / 2} +lon_0={(west + east) / 2}"
+    projection = Transformer.from_pipeline(
+        "+proj=pipeline +step +proj=unitconvert +xy_in=deg +xy_out=rad"
+        f" +step +proj=aeqd {centre} +x_0=0 +y_0=0 +ellps=WGS84"
+    )
 
     def to_local(xy: Any) -> Any:
-        return np.column_stack(forward.transform(xy[:, 0], xy[:, 1]))
+        return np.column_stack(projection.transform(xy[:, 0], xy[:, 1]))
 
     def to_lonlat(xy: Any) -> Any:
-        return np.column_stack(backward.transform(xy[:, 0], xy[:, 1]))
+        return np.column_stack(projection.transform(xy[:, 0], xy[:, 1], direction="INVERSE"))
 
     return to_local, to_lonlat
 
