@@ -131,8 +131,9 @@ def road_arrays(
     np.cumsum(counts, out=offsets[1:])
     del counts
     xy = np.empty((len(chains.nodes), 2))
-    xy[:, 0] = x[chains.nodes]
-    xy[:, 1] = y[chains.nodes]
+    for lo in range(0, len(xy), 1 << 18):  # in slices: small temporaries
+        at = chains.nodes[lo : lo + (1 << 18)]
+        xy[lo : lo + len(at), 0], xy[lo : lo + len(at), 1] = x[at], y[at]
     del chains
     nodes = np.flatnonzero(endpoint)
     return RoadArrays.from_columns(
