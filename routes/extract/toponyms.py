@@ -471,14 +471,14 @@ class Toponyms(Document):
             k += 1
         return found
 
-    def toponyms(self) -> tuple[list[Toponym], str | None, tuple[float, float] | None]:
-        """Accept or reject each possible mention, then resolve the accepted ones in context."""
+    def _kept(self) -> list[tuple[_Mention, bool]]:
+        """The possible mentions that are not people's names or rejected, each with
+        whether a word of place stands by it."""
         mentions = self._mentions()
         mentions += self._adjectives(mentions)
-        self.typed = []
         people, after_given = person_tokens(self)
         persons = self.persons | surnames(self, after_given)
-        kept: list[tuple[_Mention, bool]] = []  # with its locative cue
+        kept: list[tuple[_Mention, bool]] = []
         for m in mentions:
             surface = self.text[m.start : m.end]
             cue = self._locative_cue(m)
@@ -495,6 +495,12 @@ class Toponyms(Document):
                 self.rejected.append(Rejection(m.start, m.end, surface, reason))
                 continue
             kept.append((m, cue))
+        return kept
+
+    def toponyms(self) -> tuple[list[Toponym], str | None, tuple[float, float] | None]:
+        """Accept or reject each possible mention, then resolve the accepted ones in context."""
+        self.typed = []
+        kept = self._kept()
 
         # Pass 1: the story's focus, from the mentions that need no context.
         focus, centre = self._focus(kept)
