@@ -5,6 +5,10 @@ ids, so every story is drafted (the cache keys on the id too). Each size runs on
 local cluster into a fresh folder; the rate counts drafting time only (first partition
 sent to last one back), not cluster start-up or writing the outputs.
 
+The driver's memory: a corpus of 2,000 and one of 8,000 stories whose results are all in
+the cache already (:func:`seeded`), so the run is the driver alone (read, look up, merge,
+write); its peak RSS should not grow with the stories' records.
+
 Run: ``python -m pytest benchmarks/bench_corpus.py -q -s`` (about two minutes on a quiet
 machine), or as a script for one size:
 ``python benchmarks/bench_corpus.py --stories 100000 --workers 2``.
@@ -16,6 +20,8 @@ import argparse
 import itertools
 import json
 import os
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -43,6 +49,73 @@ def synthetic(path: Path, n: int) -> Path:
         for i, text in zip(range(n), itertools.cycle(mixed), strict=False):
             f.write(json.dumps({"id": f"s{i:08d}", "text": text}) + "\n")
     return path
+
+
+def seeded(folder: Path, n: int, *, template: int = 40) -> Path:
+    """``n`` stories whose results ``folder``'s cache already holds; the stories file.
+
+    The first ``template`` stories of :func:`synthetic` are drafted for real; story ``i``
+    is template story ``i % template`` under a new id, and its cached record is that
+    story's record under the new id: what drafting it gives, since a draft does not depend
+    on the story's id (checked on the template).
+    """
+    from routes.corpus.cache import store
+    from routes.corpus.stories import code_key, story_hash
+
+    folder.mkdir(parents=True, exist_ok=True)
+    drafted = folder / "template"
+    run_corpus(synthetic(folder / "template.jsonl", template), drafted, workers=1)
+    lines = (drafted / "stories.jsonl").read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines]
+    assert not any(r["id"] in json.dumps(r.get("draft")) for r in records)
+    texts = [json.loads(line)["text"] for line in (folder / "template.jsonl").open()]
+    stories = [{"id": f"s{i:08d}", "text": texts[i % template], "date": None, "publisher": None,
+                "url": None} for i in range(n)]  # fmt: skip
+    cache, size = folder / "out" / "cache" / code_key(), 50
+    for start in range(0, n, size):
+        part = stories[start : start + size]
+        results = [records[i % template] | {"id": s["id"]} for i, s in enumerate(part, start)]
+        store(cache, [story_hash(s, cache.name) for s in part], results)
+    source = folder / "stories.jsonl"
+    source.write_text("".join(json.dumps({"id": s["id"], "text": s["text"]}) + "\n"
+                              for s in stories), encoding="utf-8")  # fmt: skip
+    return source
+
+
+def driver_peak_mb(source: Path, out: Path) -> dict[str, Any]:
+    """Run the corpus in a fresh process (nice 5); its peak RSS, MB, and what it did."""
+    code = (
+        "import json, resource, sys\n"
+        "from routes.corpus import run_corpus\n"
+        "if __name__ == '__main__':\n"
+        "    r = run_corpus(sys.argv[1], sys.argv[2], workers=1)\n"
+        "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024\n"
+        "    print(json.dumps({'stories': r.stories, 'reused': r.reused, 'flows': r.flows,\n"
+        "                      'seconds': round(r.seconds, 1), 'driver_peak_mb': round(peak)}))\n"
+    )
+    command = ["nice", "-n", "5", sys.executable, "-c", code, str(source), str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, check=True, timeout=600)
+    result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    return result
+
+
+def test_driver_memory_does_not_grow_with_records(tmp_path: Path) -> None:
+    sizes = (200, 800) if QUICK else (2_000, 8_000)
+    runs = []
+    for n in sizes:
+        source = seeded(tmp_path / str(n), n)
+        runs.append(driver_peak_mb(source, tmp_path / str(n) / "out"))
+        assert runs[-1]["reused"] == runs[-1]["stories"] == n
+    record_kb = (
+        (tmp_path / str(sizes[-1]) / "out" / "stories.jsonl").stat().st_size / sizes[-1] / 1024
+    )
+    grown = runs[1]["driver_peak_mb"] - runs[0]["driver_peak_mb"]
+    result = {"runs": runs, "record_kb": round(record_kb, 1), "grown_mb": grown}
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "corpus-driver.json").write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+    records_mb = (sizes[1] - sizes[0]) * record_kb / 1024
+    assert grown < records_mb, f"the driver grew {grown} MB for {records_mb:.0f} MB of records"
 
 
 def measure(source: Path, out: Path, workers: int) -> dict[str, Any]:

@@ -146,6 +146,14 @@ DraftOption = Annotated[
 ]
 
 
+def _output(help: str, *, folder: bool = False) -> Any:
+    """The ``--output/-o`` option every command that writes names the same way: one file
+    (``FILE``) or, with ``folder``, a folder to write into (``DIR``)."""
+    if folder:
+        return typer.Option("--output", "-o", file_okay=False, metavar="DIR", help=help)
+    return typer.Option("--output", "-o", dir_okay=False, metavar="FILE", help=help)
+
+
 @dataclass(frozen=True)
 class _Routing:
     """The routing options ``map``, ``corridors`` and ``export`` share, as one value."""
@@ -321,14 +329,7 @@ def _route(scenario: str | Scenario, routing: _Routing) -> Run:
 def map_command(
     scenario: ScenarioOption = settings.default_scenario,
     output: Annotated[
-        Path | None,
-        typer.Option(
-            "--output",
-            "-o",
-            dir_okay=False,
-            metavar="FILE",
-            help="HTML file to write [default: output/<scenario id>.html].",
-        ),
+        Path | None, _output("HTML file to write [default: output/<scenario id>.html].")
     ] = None,
     routing: _Routing = _Routing(),
     self_contained: SelfContainedOption = False,
@@ -420,12 +421,7 @@ def export(
         ExportFormat.GPKG
     ),
     scenario: ScenarioOption = settings.default_scenario,
-    output: Annotated[
-        Path,
-        typer.Option(
-            "--output", "-o", file_okay=False, metavar="DIR", help="Folder to write into."
-        ),
-    ] = settings.output_dir,
+    output: Annotated[Path, _output("Folder to write into.", folder=True)] = settings.output_dir,
     routing: _Routing = _Routing(),
     hxl: Annotated[
         bool, typer.Option("--hxl", help="CSV: add the HXL hashtag row (#loc+name, #date…).")
@@ -511,14 +507,7 @@ def extract_command(
         str | None, typer.Argument(metavar="STORY", help="A story as plain text; - for stdin.")
     ] = None,
     output: Annotated[
-        Path | None,
-        typer.Option(
-            "--output",
-            "-o",
-            dir_okay=False,
-            metavar="FILE",
-            help="Write the draft scenario here [default: stdout].",
-        ),
+        Path | None, _output("Write the draft scenario here [default: stdout].")
     ] = None,
     date: Annotated[
         str | None,
@@ -592,7 +581,7 @@ def _extract_jsonl(source: str, output: Path | None) -> None:
                 if line.strip():
                     story = _jsonl_story(line, f"{source}:{number}")
                     found = extract.extract(story["text"], **story["options"])
-                    rows = [_toponym_row(t) for t in found.all_toponyms()]
+                    rows = [t.as_dict(jsonl=True) for t in found.all_toponyms()]
                     out.write(json.dumps({"id": story["id"], "toponyms": rows}, ensure_ascii=False))
                     out.write("\n")
     if output is not None:
@@ -626,23 +615,6 @@ def _jsonl_story(line: str, where: str) -> dict[str, Any]:
     return {"id": record["id"], "text": record["text"], "options": options}
 
 
-def _toponym_row(toponym: Any) -> dict[str, Any]:
-    """A toponym as ``--jsonl`` writes it, typed literal, adjective or embedded."""
-    place = toponym.place
-    return {
-        "start": toponym.start,
-        "end": toponym.end,
-        "surface": toponym.text,
-        "type": toponym.type,
-        "lat": round(place.lat, 5),
-        "lon": round(place.lon, 5),
-        "geonames_id": place.geonames_id,
-        "feature": place.feature,
-        "country": place.country,
-        "confidence": toponym.confidence,
-    }
-
-
 @app.command("corpus")
 def corpus_command(
     stories: Annotated[
@@ -652,9 +624,7 @@ def corpus_command(
             help="JSONL or Parquet (id, text, date, publisher, url), or a folder of .txt files.",
         ),
     ],
-    output: Annotated[
-        Path, typer.Option("--output", "-o", file_okay=False, metavar="DIR", help="Folder.")
-    ],
+    output: Annotated[Path, _output("Folder.", folder=True)],
     workers: Annotated[
         int | None,
         typer.Option("--workers", min=1, help="Local worker processes [default: the cores]."),

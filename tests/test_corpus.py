@@ -238,6 +238,36 @@ def test_a_garbled_cache_file_is_redone(
     assert outputs(tmp_path) == before
 
 
+def test_a_run_on_some_stories_then_on_all_streams_what_a_fresh_run_writes(
+    tmp_path: Path, one_worker: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cache files from two runs whose stories interleave by id, one file open at a time,
+    and a cache holding more stories than the input: the files of a fresh run."""
+    from routes.corpus import cache, flows
+
+    monkeypatch.setattr(cache, "OPEN_FILES", 1)
+    stories = [json.loads(line) for line in STORIES.read_text(encoding="utf-8").splitlines()]
+    stories += [s | {"id": f"{s['id']}-again"} for s in stories]  # ids interleave by sort
+    stories.sort(key=lambda s: s["id"])
+    for name, part in (("all", stories), ("some", stories[::2])):
+        text = "".join(json.dumps(s) + "\n" for s in part)
+        (tmp_path / f"{name}.jsonl").write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    some = run_corpus(tmp_path / "some.jsonl", out, scheduler=one_worker)
+    every = run_corpus(tmp_path / "all.jsonl", out, scheduler=one_worker)
+    fresh = run_corpus(tmp_path / "all.jsonl", tmp_path / "fresh", scheduler=one_worker)
+    assert (some.extracted, every.reused, every.extracted, every.partitions) == (6, 6, 6, 3)
+    assert outputs(out) == outputs(tmp_path / "fresh") and every.failed == fresh.failed == 2
+    records = [json.loads(line) for line in (out / "stories.jsonl").read_text().splitlines()]
+    parts = [(r["id"], c) for r in reversed(records) if (c := cache.contribution(r))]
+    assert flows.merge_contributions(parts) == flows.merge_flows(records)
+    fewer = run_corpus(tmp_path / "all.jsonl", out, scheduler=one_worker, sample=4)
+    assert (fewer.reused, fewer.extracted) == (4, 0)
+    head = [json.dumps(r, ensure_ascii=False) for r in records[:4]]
+    assert (out / "stories.jsonl").read_text(encoding="utf-8").splitlines() == head
+    assert fewer.flows == len(flows.merge_flows(records[:4]))
+
+
 def test_routes_map_maps_a_corpus_flows_file(
     tmp_path: Path, one_worker: str, runner: CliRunner
 ) -> None:

@@ -74,6 +74,22 @@ def test_files_and_functions_stay_short(path: Path) -> None:
             assert length <= MAX_FUNCTION_LINES, f"{where(path, node.lineno)} {node.name}: {length}"
 
 
+#: What routes a scenario's corridors: only the pipeline (and routing itself) calls it.
+ROUTING_A_SCENARIO = ("routes.routing.corridors", "routes.routing.route_corridors",
+                      "routes.routing.alternative_routes", "routes.routing.route_legs")  # fmt: skip
+
+
+def test_the_pipeline_is_the_one_orchestrator() -> None:
+    """Rule 1: the CLI calls the pipeline (or one stage), which alone routes a scenario."""
+    for path in modules():
+        if room(path) in {"routing", "pipeline"}:
+            continue
+        for line, name in imported(path):
+            assert not name.startswith(ROUTING_A_SCENARIO), f"{where(path, line)} imports {name}"
+            if room(path) == "cli":
+                assert not name.startswith("routes.routing"), f"{where(path, line)} imports {name}"
+
+
 def test_render_never_imports_network_or_routing() -> None:
     """Rule 2: render draws what it is given."""
     for path in modules():

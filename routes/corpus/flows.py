@@ -10,17 +10,17 @@ publishers and evidence offsets. Conflicting figures stay separate claims.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from routes._io import atomic_path, inside, write_atomically
+from routes.corpus.cache import contribution
 from routes.text import safe_cell
 
-__all__ = ["FLOW_CSV_COLUMNS", "FLOW_FIELDS", "merge_flows", "stories_jsonl", "write_outputs"]
+__all__ = ["FLOW_CSV_COLUMNS", "FLOW_FIELDS", "merge_contributions", "merge_flows", "write_outputs"]
 
 #: ``flows.csv``: flowmap.blue's ``origin,dest,count,time`` (count = stories reporting the
 #: flow on that day), then what stands behind the count.
@@ -39,57 +39,29 @@ def merge_flows(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
     ``records`` are ``stories.jsonl`` records; error records contribute nothing.
     """
-    places: dict[str, dict[str, Any]] = {}
+    return merge_contributions(
+        (record["id"], part) for record in records if (part := contribution(record))
+    )
+
+
+def merge_contributions(parts: Iterable[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """:func:`merge_flows` from ``(story id, contribution)`` pairs in any order (see
+    :func:`routes.corpus.cache.contribution`): a place's name and point are those of the
+    first story by id that names it; the reports are taken in story id order."""
+    places: dict[str, tuple[str, dict[str, Any]]] = {}
+    told: list[tuple[str, list[Any]]] = []
+    for story, part in parts:
+        for ref, name, lat, lon in part["places"]:
+            if ref not in places or story < places[ref][0]:
+                places[ref] = (story, {"id": ref, "name": name, "lat": lat, "lon": lon})
+        if part["reports"]:
+            told.append((story, part["reports"]))
     reports: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
-    for record in records:
-        if record.get("status") != "ok":
-            continue
-        for origin, dest, report in _reports(record, places):
+    for _, story_reports in sorted(told, key=lambda t: t[0]):
+        for origin, dest, report in story_reports:
             if origin != dest:
                 reports[origin, dest].append(report)
-    return [_flow(places[o], places[d], reports[o, d]) for o, d in sorted(reports)]
-
-
-def _reports(
-    record: dict[str, Any], places: dict[str, dict[str, Any]]
-) -> Iterator[tuple[str, str, dict[str, Any]]]:
-    """(origin ref, destination ref, report) for each movement of one story with both ends."""
-    draft = record["draft"]
-    refs = {t["place"]: t["resolved"] for t in draft.get("toponyms", []) if t.get("place")}
-    for p in draft["places"]:
-        ref = refs.get(p["id"]) or f"draft:{p['lat']},{p['lon']}"
-        places.setdefault(ref, {"id": ref, "name": p["name"], "lat": p["lat"], "lon": p["lon"]})
-        refs[p["id"]] = ref
-    moves = [(c, [c["origin"]], [c["destination"]]) for c in draft.get("corridors", [])]
-    moves += [(m, m["origins"], m["destinations"]) for m in draft.get("movements", [])]
-    for move, origins, dests in moves:
-        for origin, dest in itertools.product(origins, dests):
-            yield refs[origin], refs[dest], _report(record, move)
-
-
-def _report(record: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
-    story = record["id"]
-    return {
-        "story": story,
-        "publisher": record.get("publisher"),
-        "url": record.get("url"),
-        "date": move.get("date"),
-        "who": move.get("who"),
-        "evidence": [{"story": story, **e} for e in move.get("evidence", [])],
-        "claims": [
-            {
-                "kind": f["kind"],
-                "value": f["value"],
-                "qualifier": f.get("qualifier"),
-                "according_to": f.get("according_to"),
-                "story": story,
-                "publisher": record.get("publisher"),
-                "start": f.get("evidence", {}).get("start"),
-                "end": f.get("evidence", {}).get("end"),
-            }
-            for f in move.get("figures", [])
-        ],
-    }
+    return [_flow(places[o][1], places[d][1], reports[o, d]) for o, d in sorted(reports)]
 
 
 def _flow(
@@ -128,23 +100,14 @@ def _flow(
     }
 
 
-def stories_jsonl(records: Iterable[dict[str, Any]]) -> bytes:
-    """``stories.jsonl``: one record a line, by story id."""
-    lines = [json.dumps(r, ensure_ascii=False) for r in sorted(records, key=lambda r: r["id"])]
-    return ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
-
-
-def write_outputs(
-    folder: Path, records: list[dict[str, Any]], merged: list[dict[str, Any]]
-) -> list[Path]:
-    """Write ``stories.jsonl``, ``flows.parquet``, ``flows.csv``, ``locations.csv``, ``map.html``.
+def write_outputs(folder: Path, merged: list[dict[str, Any]]) -> list[Path]:
+    """Write ``flows.parquet``, ``flows.csv``, ``locations.csv`` and ``map.html`` of the flows.
 
     Each file is written atomically: a killed run leaves it old or new, never half-written.
     """
     from routes.corpus.page import write_map
 
-    paths = [write_atomically(inside(folder, "stories.jsonl"), stories_jsonl(records))]
-    paths.append(_write_parquet(inside(folder, "flows.parquet"), merged))
+    paths = [_write_parquet(inside(folder, "flows.parquet"), merged)]
     locations, rows = _flowmap_tables(merged)
     for name, frame in (("flows.csv", rows), ("locations.csv", locations)):
         data = frame.map(safe_cell).to_csv(index=False).encode("utf-8")

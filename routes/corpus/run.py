@@ -1,17 +1,16 @@
 """Run a corpus on Dask.distributed: cached stories reused, the rest drafted on the workers.
 
-The driver reads the stories, looks each one's content hash up in the cache (one
-JSON-lines file per finished partition, under ``DIR/cache/<code key>/``), sends the
-rest to the cluster in partitions, writes each finished partition to the cache the
-moment it arrives, and at the end merges every story into flows and writes the
-outputs. A run killed at any moment leaves only whole cache files; the next run
-reuses them and drafts only what was unfinished.
+The driver reads the stories, looks each one's content hash up in the cache (a pair of
+files per finished partition under ``DIR/cache/<code key>/``: :mod:`routes.corpus.cache`),
+sends the rest to the cluster in partitions, whose workers cache each one as it finishes
+and return only its summary, and at the end merges the stories' flow contributions and
+streams ``stories.jsonl`` from the cache files: the driver never holds the records, so its
+memory does not grow with them. A run killed at any moment leaves only whole cache files;
+the next run reuses them and drafts only what was unfinished.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import time
 from collections.abc import Callable, Iterator
@@ -20,8 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from routes._io import inside, write_atomically
+from routes._io import inside
+from routes.corpus import cache as cache_files
 from routes.corpus import flows as flow_tables
+from routes.corpus.cache import Index
 from routes.corpus.stories import PARTITION_CHARS, code_key, partitions, read_stories, story_hash
 from routes.errors import UsageError
 
@@ -80,11 +81,12 @@ def run_corpus(
         raise UsageError(f"--workers must be at least 1, not {workers}")
     stories = read_stories(source, sample=sample)
     folder = Path(output)
-    cache = folder / "cache" / code_key()
+    cache = (folder / "cache" / code_key()).resolve()  # the workers' path to it too
     hashes = [story_hash(s, cache.name) for s in stories]
-    done = _cached(cache)
-    todo = [s for s, h in zip(stories, hashes, strict=True) if h not in done]
-    report = Report(len(stories), len(stories) - len(todo), len(todo), 0, 0, 0, workers or 0, 0.0)
+    index = cache_files.scan(cache, set(hashes))
+    todo = [s for s, h in zip(stories, hashes, strict=True) if h not in index.where]
+    del stories  # of a finished story the driver keeps its hash, not its text
+    report = Report(len(hashes), len(hashes) - len(todo), len(todo), 0, 0, 0, workers or 0, 0.0)
     if todo:
         with _client(workers, scheduler) as client:
             report.workers = len(client.scheduler_info()["workers"])
@@ -93,55 +95,33 @@ def run_corpus(
                 on_cluster(report.dashboard)
             parts = partitions(todo, report.workers, chars=partition_chars)
             report.partitions = len(parts)
+            del todo
             drafting = time.perf_counter()
-            _compute(client, parts, cache, done, progress)
+            _compute(client, parts, index, progress)
             report.drafting_seconds = time.perf_counter() - drafting
             report.memory = _memory(client)
-    records = [done[h] for h in hashes]
-    report.failed = sum(r["status"] != "ok" for r in records)
-    merged = flow_tables.merge_flows(records)
+    report.failed = index.failed
+    merged = flow_tables.merge_contributions(cache_files.contributions(index))
     report.flows = len(merged)
-    report.paths = flow_tables.write_outputs(folder, records, merged)
+    stories_file = cache_files.write_stories(index, hashes, inside(folder, "stories.jsonl"))
+    report.paths = [stories_file, *flow_tables.write_outputs(folder, merged)]
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _cached(cache: Path) -> dict[str, dict[str, Any]]:
-    """Every finished story in the cache: content hash -> record."""
-    done: dict[str, dict[str, Any]] = {}
-    for file in sorted(cache.glob("part-*.jsonl")) if cache.is_dir() else []:
-        try:
-            entries = [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines()]
-            found = {entry["hash"]: entry["record"] for entry in entries}
-        except (ValueError, KeyError, TypeError) as exc:  # garbled: its stories are redone
-            log.warning("cache file %s is unreadable (%s); drafting its stories again", file, exc)
-            continue
-        done.update(found)
-    return done
-
-
-def _store(cache: Path, entries: list[tuple[str, dict[str, Any]]]) -> None:
-    """One finished partition, as one cache file (written whole or not at all)."""
-    name = hashlib.sha256("".join(h for h, _ in entries).encode()).hexdigest()[:24]
-    lines = [json.dumps({"hash": h, "record": r}, ensure_ascii=False) for h, r in entries]
-    write_atomically(inside(cache, f"part-{name}.jsonl"), ("\n".join(lines) + "\n").encode())
-
-
 def _compute(
-    client: Any,
-    parts: list[list[dict[str, Any]]],
-    cache: Path,
-    done: dict[str, dict[str, Any]],
-    progress: Progress | None,
+    client: Any, parts: list[list[dict[str, Any]]], index: Index, progress: Progress | None
 ) -> None:
-    """Draft every partition on the cluster, caching each as it finishes."""
+    """Draft every partition on the cluster; each worker caches its partition as it finishes."""
     from distributed import as_completed
 
-    from routes.corpus.work import extract_partition, extract_story
+    from routes.corpus.work import draft_partition, extract_story
 
-    code = cache.name
+    cache, code = index.cache, index.cache.name
     cache.mkdir(parents=True, exist_ok=True)
-    futures = {client.submit(extract_partition, part, pure=False): part for part in parts}
+    futures = {
+        client.submit(draft_partition, part, str(cache), code, pure=False): part for part in parts
+    }
     total, finished = sum(map(len, parts)), 0
     for future in as_completed(futures):
         part = futures.pop(future)
@@ -149,11 +129,15 @@ def _compute(
             log.warning("a partition failed (%s); drafting its stories one by one",
                         type(future.exception()).__name__)  # fmt: skip
             records = [_alone(client, extract_story, story) for story in part]
+            summary = cache_files.store(cache, [story_hash(s, code) for s in part], records)
         else:
-            records = future.result()
-        entries = [(story_hash(s, code), r) for s, r in zip(part, records, strict=True)]
-        _store(cache, entries)
-        done.update(entries)
+            summary = future.result()
+        if not (cache / f"{summary['name']}.jsonl").is_file():
+            raise UsageError(
+                f"the workers wrote their results where this machine cannot read them ({cache}); "
+                "give --output a folder the workers share, at the same path"
+            )
+        index.add(summary["name"], summary["stories"])
         finished += len(part)
         if progress is not None:
             progress(finished, total)

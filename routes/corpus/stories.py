@@ -12,7 +12,7 @@ import hashlib
 import itertools
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -67,11 +67,16 @@ def read_stories(path: str | Path, *, sample: int | None = None) -> list[dict[st
     return stories[:sample] if sample is not None else stories
 
 
-def _read_jsonl(path: Path) -> Iterable[dict[str, Any]]:
+def _read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
+    """The file's stories, a line at a time (never the whole file in memory at once)."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        with path.open(encoding="utf-8") as lines:
+            yield from _parse_lines(path, lines)
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {path}: {exc}") from None
+
+
+def _parse_lines(path: Path, lines: Iterable[str]) -> Iterator[dict[str, Any]]:
     for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -151,6 +156,7 @@ def code_key() -> str:
         *sorted((package / "places").rglob("*.py")),
         package / "scenario.py",
         package / "corpus" / "work.py",
+        package / "corpus" / "cache.py",
     ]
     files += [datasets.get_path(name) for name in datasets.available()]
     for file in files:

@@ -3,18 +3,20 @@
 The gazetteer index (:func:`routes.extract.default_extractor`) is built once per worker
 process: :class:`WarmExtractor` builds it when the worker starts, and every later call
 gets the same one from the function's cache. Results are plain JSON data (dates as
-ISO strings), so they can be cached as JSON and compared byte for byte.
+ISO strings), written by the worker to the run's cache (:mod:`routes.corpus.cache`), so
+the driver gets a summary per partition, never the records.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import os
+from pathlib import Path
 from typing import Any
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
-__all__ = ["WarmExtractor", "extract_partition", "extract_story", "warm", "worker_memory"]
+__all__ = ["WarmExtractor", "draft_partition", "extract_story", "warm", "worker_memory"]
 
 
 def warm() -> int:
@@ -56,9 +58,17 @@ def extract_story(story: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-def extract_partition(stories: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """:func:`extract_story` for each story of a partition, in order."""
-    return [extract_story(s) for s in stories]
+def draft_partition(stories: list[dict[str, Any]], cache: str, code: str) -> dict[str, Any]:
+    """:func:`extract_story` for each story of a partition, cached in the folder ``cache``.
+
+    Returns the partition's cache name and its stories (content hash under ``code``, id,
+    drafted or not), not the records: those stay in the cache files for the driver to stream.
+    """
+    from routes.corpus.cache import store
+    from routes.corpus.stories import story_hash
+
+    records = [extract_story(s) for s in stories]
+    return store(Path(cache), [story_hash(s, code) for s in stories], records)
 
 
 def worker_memory() -> int:

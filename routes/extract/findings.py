@@ -39,20 +39,33 @@ class Toponym:
     why: str  # the evidence, for review
     type: str = "literal"  # "literal", "adjective" (a demonym) or "embedded" (in a longer name)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, *, jsonl: bool = False) -> dict[str, Any]:
+        """The toponym as a row: a draft's ``toponyms`` entry (text, what it resolved to),
+        or with ``jsonl`` a line of ``routes extract --jsonl`` (surface and mention type)."""
         c = self.place
+        where = {
+            "lat": round(c.lat, 5),
+            "lon": round(c.lon, 5),
+            "geonames_id": c.geonames_id,
+            "feature": c.feature,
+            "country": c.country,
+            "confidence": self.confidence,
+        }
+        if jsonl:
+            return {
+                "start": self.start,
+                "end": self.end,
+                "surface": self.text,
+                "type": self.type,
+                **where,
+            }
         return {
             "start": self.start,
             "end": self.end,
             "text": self.text,
             "resolved": c.ref,
             "name": c.name,
-            "lat": round(c.lat, 5),
-            "lon": round(c.lon, 5),
-            "feature": c.feature,
-            "country": c.country,
-            "geonames_id": c.geonames_id,
-            "confidence": self.confidence,
+            **where,
         }
 
 

@@ -9,6 +9,7 @@ if TYPE_CHECKING:
     pass
 
 __all__ = [
+    "ABBREVIATED_NAME",
     "ABBREVIATIONS",
     "ARRIVE_VERBS",
     "ARTICLES",
@@ -33,9 +34,11 @@ __all__ = [
     "MOVE_WORDS",
     "MULTIPLIERS",
     "NAME_JOINERS",
+    "NAME_PREFIXES",
     "ORG_HEADS",
     "ORIGIN_VERBS",
     "PEOPLE_NOUNS",
+    "PERSON_TITLES",
     "PLACE_HEADS",
     "PRONOUNS",
     "QUALIFIERS",
@@ -44,6 +47,7 @@ __all__ = [
     "SMALL_NUMBERS",
     "SPEECH_VERBS",
     "STOPWORDS",
+    "STREET_WORDS",
     "TENS",
     "TITLES",
     "WEEKDAYS",
@@ -130,6 +134,16 @@ PLACE_HEADS = frozenset(
     )
 )
 
+#: Last words of street and road names ("Main Street", "Wichita Drive").
+STREET_WORDS = frozenset(
+    _words(
+        """
+        street st road rd avenue ave drive dr lane ln boulevard blvd parkway pkwy highway hwy
+        trail pike way place court ct circle terrace
+        """
+    )
+)
+
 #: Direction words that qualify a place ("eastern Aleppo").
 DIRECTIONS = frozenset(
     _words(
@@ -205,6 +219,23 @@ ROLE_NOUNS = frozenset(
         ambassador member founder doctor researcher analyst correspondent columnist activist
         governor mayor officer resident volunteer worker
         """
+    )
+)
+
+#: Titles and roles written before a person's name ("Mrs. Parsons", "Deputy Wayne Fuqua").
+PERSON_TITLES = (
+    TITLES
+    | ROLE_NOUNS
+    | frozenset(
+        _words(
+            """
+            mr mrs ms miss dr prof sen sens rep reps gov lt sgt capt col gen rev det cpl pvt
+            supt insp deputy sheriff sergeant lieutenant captain detective officer trooper
+            councilman councilwoman councillor councilor commissioner superintendent
+            treasurer clerk attorney speaker chairman chairwoman coach pastor reverend father
+            brother sister uncle aunt wife husband son daughter
+            """
+        )
     )
 )
 
@@ -415,3 +446,12 @@ ABBREVIATIONS = frozenset(
         """
     )
 )
+
+#: Abbreviated first words of place names ("St. Petersburg", "Mt. Pleasant", "Ft. Worth"),
+#: with the word GeoNames may spell out instead.
+NAME_PREFIXES = {"St": "saint", "Mt": "mount", "Ft": "fort"}
+
+
+#: An abbreviated name, period included: "W.Va.", "W. Va.", "S.C.", "N.Y", "Ga.", "Calif.";
+#: the gazetteer says which are US states (their AP abbreviations, from the ``us`` package).
+ABBREVIATED_NAME = re.compile(r"(?<![\w.])(?:[A-Z]\.\s?[A-Z][a-z]?\.?|[A-Z][a-z]{1,5}\.)(?![a-z])")

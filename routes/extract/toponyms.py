@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import re
@@ -19,6 +20,7 @@ from routes.extract.findings import (
 )
 from routes.extract.gazetteer import Candidate
 from routes.extract.lexicon import (
+    ABBREVIATED_NAME,
     ARTICLES,
     DEMONYMS,
     DIRECTIONS,
@@ -27,14 +29,16 @@ from routes.extract.lexicon import (
     LOCATION_NOUNS,
     LOCATIVE,
     NAME_JOINERS,
+    NAME_PREFIXES,
     ORG_HEADS,
     PLACE_HEADS,
     SPEECH_VERBS,
     STOPWORDS,
     TITLES,
 )
+from routes.extract.people import person_tokens, surnames
 from routes.extract.text import Document, Token
-from routes.places import normalize
+from routes.places import base_confidences, normalize
 
 if TYPE_CHECKING:
     pass
@@ -49,6 +53,10 @@ FOCUS_RADIUS_KM = 300.0
 CONTEXT_WEIGHT = 8.0
 #: A context vote this high puts a candidate in the story's region, as the focus country does.
 CONTEXT_NEAR = 0.1
+#: What a word of place around a name ("in Idlib", "Idlib province") adds to its confidence.
+CUE_EVIDENCE = 0.1
+#: A best candidate ranked ahead of the next by less than this is less sure (``_confidence``).
+DECISIVE_MARGIN = 0.2
 
 # --- Recognition and resolution ---------------------------------------------------------------
 
@@ -65,6 +73,7 @@ class _Mention:
     qualified: bool = False  # "eastern Aleppo" as a curated sub-area
     candidates: list[Candidate] = field(default_factory=list)
     type: str = "literal"  # or "embedded" (inside a longer name), "adjective" (a demonym)
+    certain: bool = False  # a place whatever the context ("W.Va.")
 
 
 class Toponyms(Document):
@@ -88,8 +97,10 @@ class Toponyms(Document):
             while j + 1 < n and toks[j + 1].sentence == toks[i].sentence:
                 gap = self._gap(toks[j], toks[j + 1])
                 nxt = toks[j + 1]
-                if (gap in {" ", "-"} and (nxt.is_namey or self._is_article(j + 1))) or (
-                    gap == " " and nxt.lower in NAME_JOINERS and self._joins(j + 2, j + 1)
+                if (
+                    (gap in {" ", "-"} and (nxt.is_namey or self._is_article(j + 1)))
+                    or (gap == " " and nxt.lower in NAME_JOINERS and self._joins(j + 2, j + 1))
+                    or self._prefix(j)
                 ):
                     j += 1
                 elif (
@@ -105,6 +116,17 @@ class Toponyms(Document):
                     break
             yield i, j
             i = j + 1
+
+    def _prefix(self, k: int) -> bool:
+        """Token ``k`` is "St." (or "Mt.", "Ft.") before a name: the name's first word."""
+        toks = self.toks
+        return (
+            toks[k].text in NAME_PREFIXES
+            and k + 1 < len(toks)
+            and toks[k + 1].sentence == toks[k].sentence
+            and self._gap(toks[k], toks[k + 1]) == ". "
+            and toks[k + 1].is_namey
+        )
 
     def _joins(self, k: int, before: int) -> bool:
         """Token ``k`` exists, is name-like and follows ``before`` after one space."""
@@ -142,7 +164,7 @@ class Toponyms(Document):
             low = t.lower
             if self._is_demonym(t):
                 self._reject_demonym(t)
-            elif not (
+            elif self._prefix(i) or not (
                 (low in STOPWORDS and not self.x.is_acronym_name(t.text))
                 or low in NAME_JOINERS
                 or low == "of"
@@ -192,7 +214,18 @@ class Toponyms(Document):
             if b + 2 == c and self.toks[b + 1].text in {"'s", "’s"}
         }
         self._possessive_names = set(self.x.lookup(possessive_keys))
-        for a, b in self._possessive_runs():
+        states = self._abbreviated_names()
+        found = self.x.lookup({m.key for m in states})
+        for m in states:
+            # Only a state's other name, as the gazetteer has the AP abbreviations.
+            m.candidates = [
+                c
+                for c in found.get(m.key, [])
+                if c.feature == "admin1" and c.country == "US" and not c.primary
+            ]
+        states = [m for m in states if m.candidates]
+        covered = {k for m in states for k in range(m.first, m.last + 1)}
+        for a, b in _outside(self._possessive_runs(), covered):
             i, j = self._strip(a, b)
             if i > j:
                 continue
@@ -210,11 +243,27 @@ class Toponyms(Document):
                     options.append((x, y, False))
             plans.append((i, j, options))
             keys.update(self._key(x, y) for x, y, _q in options)
-        found = self.x.lookup(keys)
-        mentions: list[_Mention] = []
+        spelled = {k: _spelled_out(k) for k in keys if _spelled_out(k) != k}
+        found = self.x.lookup(keys | set(spelled.values()))
+        for key, full in spelled.items():
+            if key not in found and full in found:
+                found[key] = found[full]  # "St. Paris": GeoNames has "Saint Paris"
+        mentions: list[_Mention] = list(states)
         for i, j, options in plans:
             mentions += self._choose(i, j, options, found)
         return mentions
+
+    def _abbreviated_names(self) -> list[_Mention]:
+        """Abbreviations with their period ("Charleston, W.Va.", "Ga."), to look up as states."""
+        starts = [t.start for t in self.toks]
+        found: list[_Mention] = []
+        for hit in ABBREVIATED_NAME.finditer(self.text):
+            first = bisect.bisect_left(starts, hit.start())
+            last = bisect.bisect_left(starts, hit.end()) - 1
+            if first <= last and starts[first] == hit.start():
+                key = normalize(hit.group())
+                found.append(_Mention(first, last, key, hit.start(), hit.end(), certain=True))
+        return found
 
     def _choose(
         self,
@@ -422,16 +471,21 @@ class Toponyms(Document):
             k += 1
         return found
 
-    def toponyms(self) -> tuple[list[Toponym], str | None, tuple[float, float] | None]:
-        """Accept or reject each possible mention, then resolve the accepted ones in context."""
+    def _kept(self) -> list[tuple[_Mention, bool]]:
+        """The possible mentions that are not people's names or rejected, each with
+        whether a word of place stands by it."""
         mentions = self._mentions()
         mentions += self._adjectives(mentions)
-        self.typed = []
-        persons = self.persons
-        kept: list[tuple[_Mention, bool]] = []  # with its locative cue
+        people, after_given = person_tokens(self)
+        persons = self.persons | surnames(self, after_given)
+        kept: list[tuple[_Mention, bool]] = []
         for m in mentions:
             surface = self.text[m.start : m.end]
             cue = self._locative_cue(m)
+            person = self._person(m, people, persons)
+            if person:
+                self.rejected.append(Rejection(m.start, m.end, surface, person))
+                continue
             if self._sure(m):
                 kept.append((m, cue))
                 continue
@@ -441,6 +495,12 @@ class Toponyms(Document):
                 self.rejected.append(Rejection(m.start, m.end, surface, reason))
                 continue
             kept.append((m, cue))
+        return kept
+
+    def toponyms(self) -> tuple[list[Toponym], str | None, tuple[float, float] | None]:
+        """Accept or reject each possible mention, then resolve the accepted ones in context."""
+        self.typed = []
+        kept = self._kept()
 
         # Pass 1: the story's focus, from the mentions that need no context.
         focus, centre = self._focus(kept)
@@ -461,13 +521,18 @@ class Toponyms(Document):
             def score(c: Candidate, key: str = m.key) -> float:
                 return self._score(c, focus, centre) + CONTEXT_WEIGHT * near.get((key, c.ref), 0.0)
 
+            def local(c: Candidate, key: str = m.key) -> bool:
+                """In the story's region: its focus, or close to its other places."""
+                return (
+                    self._in_focus(c, focus, centre) or near.get((key, c.ref), 0.0) >= CONTEXT_NEAR
+                )
+
             scored = sorted(m.candidates, key=score, reverse=True)
             best = scored[0]
             if not best.primary and self._abbreviated(m):
                 m.end += 1  # "Kan.", "Fla.": the period belongs to the abbreviation
             surface = self.text[m.start : m.end]
-            in_focus = self._in_focus(best, focus, centre)
-            in_focus = in_focus or near.get((m.key, best.ref), 0.0) >= CONTEXT_NEAR
+            in_focus = local(best)
             if best.kind == "geonames":
                 big = best.primary and best.population >= 100_000
                 initial = self._sentence_initial(m.first)
@@ -488,7 +553,7 @@ class Toponyms(Document):
                     m.end,
                     surface,
                     best,
-                    self._confidence(best, scored, cue, in_focus, score),
+                    self._confidence(best, scored, cue, score, local),
                     self.toks[m.first].sentence + 1,
                     self._why(best, cue, in_focus, len(scored), m.qualified),
                     m.type,
@@ -497,11 +562,28 @@ class Toponyms(Document):
         self.typed.sort(key=lambda t: t.start)
         return toponyms, focus, centre
 
+    def _person(self, m: _Mention, people: set[int], persons: set[str]) -> str | None:
+        """Why the one word ``m`` is a person's name here, if it is (see :mod:`.people`)."""
+        if m.type != "literal" or m.first != m.last or m.certain:
+            return None
+        if any(
+            c.kind in {"country", "curated"}
+            or (c.kind == "region" and c.primary and c.population >= 10)
+            for c in m.candidates
+        ):
+            return None  # "Georgia", "Ohio": a state first, whatever the word before it
+        if m.first in people:
+            return "a person's name (after a title or a given name)"
+        if normalize(self.toks[m.first].text) in persons:
+            return "a person's name used elsewhere in the story"
+        return None
+
     @staticmethod
     def _sure(m: _Mention) -> bool:
         """A place whatever the context: a demonym, a curated sub-area, a country or region."""
         return (
             m.type == "adjective"
+            or m.certain
             or m.qualified
             or any(c.kind == "country" or (c.kind == "region" and c.primary) for c in m.candidates)
         )
@@ -602,27 +684,32 @@ class Toponyms(Document):
             score += 0.5 * math.exp(-great_circle_km(c.lat, c.lon, *centre) / 250)
         return score
 
+    @staticmethod
     def _confidence(
-        self,
         best: Candidate,
         scored: list[Candidate],
         cue: bool,
-        in_focus: bool,
         score: Callable[[Candidate], float],
+        local: Callable[[Candidate], bool],
     ) -> float:
-        if best.kind == "curated":
-            recognised = 0.95 if best.primary else 0.9
-        elif best.kind == "country":
-            recognised = 0.95
-        else:
-            recognised = (0.8 if best.primary else 0.65) + (0.1 if cue else 0.0)
-            if not in_focus:
-                recognised -= 0.1
+        """How likely ``best`` is what the story means, on the places scale (0–1).
+
+        The one place extraction sets a toponym's confidence. The base is what
+        :mod:`routes.places` rates ``best`` among the name's candidates
+        (:func:`routes.places.base_confidences`: the rules the Geocoder and ``routes
+        geocode`` use; the story's region, ``local``, is the region the name is read in).
+        The story's evidence goes on top: :data:`CUE_EVIDENCE` for a word of place around
+        the name; then, when the story ranks another candidate close behind (by less than
+        :data:`DECISIVE_MARGIN` in ``score``), the confidence shrinks towards half.
+        Candidates are ranked by ``score`` (:meth:`_score` and context), not by this.
+        """
+        base = base_confidences(scored, local)[best.ref]
+        evidence = CUE_EVIDENCE if cue else 0.0
         resolved = 1.0
         if len(scored) > 1:
             margin = score(best) - score(scored[1])
-            resolved = 0.5 + 0.5 * min(1.0, margin / 0.2)
-        return round(max(0.05, recognised * resolved), 2)
+            resolved = 0.5 + 0.5 * min(1.0, margin / DECISIVE_MARGIN)
+        return round(max(0.05, min(1.0, base + evidence) * resolved), 2)
 
     @staticmethod
     def _why(c: Candidate, cue: bool, in_focus: bool, n: int, qualified: bool) -> str:
@@ -644,6 +731,28 @@ class Toponyms(Document):
         if n > 1:
             bits.append(f"best of {n} candidates")
         return "; ".join(bits)
+
+
+def _spelled_out(key: str) -> str:
+    """``"st petersburg"`` → ``"saint petersburg"``: the abbreviated first word in full."""
+    first, _, rest = key.partition(" ")
+    full = {k.lower(): v for k, v in NAME_PREFIXES.items()}.get(first)
+    return f"{full} {rest}" if full and rest else key
+
+
+def _outside(runs: Iterator[tuple[int, int]], covered: set[int]) -> Iterator[tuple[int, int]]:
+    """The runs with the tokens in ``covered`` taken out (a run may split in two)."""
+    for a, b in runs:
+        start = None
+        for k in range(a, b + 1):
+            if k in covered:
+                if start is not None:
+                    yield start, k - 1
+                start = None
+            elif start is None:
+                start = k
+        if start is not None:
+            yield start, b
 
 
 def _longest_parts(

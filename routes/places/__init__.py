@@ -21,7 +21,7 @@ from routes.places.candidates import (
 from routes.places.curated import Curated, curated_gazetteer
 from routes.places.geocoder import REGION_MARGIN_DEG, Geocoder, Match
 from routes.places.geonames import GeoName, geonames_db, geonames_in
-from routes.places.index import NameIndex
+from routes.places.index import NameIndex, base_confidences
 from routes.places.names import normalize, skeleton
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "Match",
     "NameIndex",
     "UnknownPlaceError",
+    "base_confidences",
     "candidates",
     "curated_gazetteer",
     "geonames",

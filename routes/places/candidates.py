@@ -1,8 +1,10 @@
 """Every place a name may refer to, best first, on one confidence scale (0–1).
 
-This is the one lookup the stages share: the :class:`~routes.places.Geocoder`
-takes the first candidate, the extractor weighs them against a story. Sources,
-in the order they are preferred:
+This is the one lookup the stages share, and its scale the one confidence scale: the
+:class:`~routes.places.Geocoder` takes the first candidate; the extractor rates a story's
+names with the same rules (:func:`match_confidence`, :func:`town_confidences`, through
+:func:`routes.places.base_confidences`) before it adds the story's evidence. Sources, in
+the order they are preferred:
 
 1. the curated gazetteer (:mod:`routes.places.curated`): a place's own name, then
    its aliases;
@@ -19,7 +21,7 @@ Confidences never rise down the list, so the first candidate is the likeliest.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
 from functools import cache
 
@@ -42,6 +44,8 @@ __all__ = [
     "SIMILAR_SPELLING_FACTOR",
     "Candidate",
     "candidates",
+    "match_confidence",
+    "town_confidences",
 ]
 
 #: Confidence by what matched, before the corrections below.
@@ -98,6 +102,57 @@ class Candidate:
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
+
+
+def match_confidence(level: str, main: bool, *, shared: bool = False) -> float:
+    """How likely a curated place, continent, country or region is meant by a name it has.
+
+    ``level`` is ``"curated"`` for a curated place (``shared``: the name is also another
+    curated place's) or the area's level; ``main``: the name is its own, not an alias.
+
+    Examples
+    --------
+    >>> match_confidence("curated", True), match_confidence("country", False)
+    (1.0, 0.8)
+    """
+    if level == "curated":
+        if shared:
+            return CONFIDENCE["curated name shared by two places"]
+        return CONFIDENCE["curated name" if main else "curated alias"]
+    if level in {"country", "continent"}:
+        return CONFIDENCE["continent or country name" if main else "continent or country alias"]
+    return CONFIDENCE["region name or alias"]
+
+
+def town_confidences(towns: Sequence[tuple[bool, bool]]) -> list[float]:
+    """How likely each GeoNames town one name matched is meant, from ``(main, near)`` per town.
+
+    ``main``: the name is the town's own (not an alternate name); ``near``: the town lies
+    in the region the name is read in. Towns whose own name it is beat the others, those
+    near beat those not, and one town so called beats one of several (:data:`CONFIDENCE`).
+
+    Examples
+    --------
+    >>> town_confidences([(True, True), (True, False), (False, False)])
+    [0.8, 0.3, 0.1]
+    """
+    mains = [i for i, (main, _near) in enumerate(towns) if main]
+    rows = mains or list(range(len(towns)))
+    inside = [i for i in rows if towns[i][1]]
+    if inside:
+        likely = CONFIDENCE["the one town so called near" if len(inside) == 1 else
+                            "one of several towns so called near"]  # fmt: skip
+    else:
+        likely = CONFIDENCE["the one town so called" if len(rows) == 1 else
+                            "one of several towns so called"]  # fmt: skip
+    pool = set(inside or rows)
+    found = []
+    for i, (main, _near) in enumerate(towns):
+        confidence = likely if i in pool else CONFIDENCE["a town outside the likelier ones"]
+        if not main:
+            confidence -= ALTERNATE_NAME_PENALTY
+        found.append(round(max(confidence, 0.05), 2))
+    return found
 
 
 def candidates(
@@ -180,7 +235,7 @@ def _curated(named: list[tuple[Place, bool]], keep: Keep | None, matched: str) -
         if not _near_any(candidate, found):
             found.append(candidate)
     if len(found) > 1:
-        shared = CONFIDENCE["curated name shared by two places"]
+        shared = match_confidence("curated", True, shared=True)
         found = [replace(c, confidence=shared) for c in found]
     return found
 
@@ -201,7 +256,7 @@ def _from_place(place: Place, main: bool, matched: str) -> Candidate:
         level,
         place.role,
         _country_of(place.name, place.role, place.lat, place.lon),
-        CONFIDENCE["curated name" if main else "curated alias"],
+        match_confidence("curated", main),
         f"curated: {place.source}" + (f" ({place.detail})" if place.detail else ""),
         matched,
         "name" if main else "alias",
@@ -226,24 +281,11 @@ def _country_of(name: str, role: str, lat: float, lon: float) -> str | None:
 def _towns(query: str, key: str, near: Bounds | None, keep: Keep | None) -> list[Candidate]:
     """GeoNames towns called ``key``, the likeliest first (see :data:`CONFIDENCE`)."""
     named = [(t, main) for t, main in geonames_named(key) if keep is None or keep(*t[2:5])]
-    if not named:
-        return []
-    mains = [t for t, main in named if main]
-    rows = mains or [t for t, _ in named]
-    inside = [t for t in rows if _inside(near, t.lat, t.lon)]
-    if inside:
-        likely = CONFIDENCE["the one town so called near" if len(inside) == 1 else
-                            "one of several towns so called near"]  # fmt: skip
-    else:
-        likely = CONFIDENCE["the one town so called" if len(rows) == 1 else
-                            "one of several towns so called"]  # fmt: skip
-    pool = {t.id for t in inside or rows}
-    found = []
-    for town, main in named:
-        confidence = likely if town.id in pool else CONFIDENCE["a town outside the likelier ones"]
-        if not main:
-            confidence -= ALTERNATE_NAME_PENALTY
-        found.append(_from_town(town, main, query, confidence))
+    rated = town_confidences([(main, _inside(near, t.lat, t.lon)) for t, main in named])
+    found = [
+        _from_town(town, main, query, confidence)
+        for (town, main), confidence in zip(named, rated, strict=True)
+    ]
     return sorted(found, key=lambda c: (-c.confidence, -c.population, c.ref))
 
 
@@ -278,12 +320,7 @@ def _areas(
 
 
 def _from_area(area: Area, main: bool, matched: str) -> Candidate:
-    if area.level in {"country", "continent"}:
-        confidence = CONFIDENCE[
-            "continent or country name" if main else "continent or country alias"
-        ]
-    else:
-        confidence = CONFIDENCE["region name or alias"]
+    confidence = match_confidence(area.level, main)
     return Candidate(
         f"{area.level}:{area.country or ''}:{area.admin1 or ''}:{area.name}",
         area.name,
@@ -344,8 +381,8 @@ def _similar(
     ids = {c.geonames_id for c in mine if c.geonames_id}
     found = [*mine, *areas]
     for town in towns:
-        one = "the one town so called" + (" near" if _inside(near, town.lat, town.lon) else "")
-        candidate = _from_town(town, True, town.name, CONFIDENCE[one])
+        (confidence,) = town_confidences([(True, _inside(near, town.lat, town.lon))])
+        candidate = _from_town(town, True, town.name, confidence)
         if (
             town.id not in ids
             and not _near_any(candidate, mine)

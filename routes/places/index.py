@@ -3,25 +3,27 @@
 Curated places (with their sources), GeoNames countries and the countries' other
 names (:data:`COUNTRY_ALIASES`), continents and regions, and GeoNames cities500 towns,
 keyed by :func:`~routes.places.names.normalize`. The extractor asks it for the
-capitalised runs of a story and weighs the answers against the story itself.
+capitalised runs of a story, rates the answers with :func:`base_confidences` (the scale
+of :func:`routes.places.candidates`) and weighs them against the story itself.
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from routes.distance import great_circle_km
 from routes.places import regions
+from routes.places.candidates import SAME_PLACE_KM, match_confidence, town_confidences
 from routes.places.curated import CuratedPlace, curated_places
 from routes.places.geocoder import REGION_MARGIN_DEG
 from routes.places.geonames import geonames_in, geonames_named_all
 from routes.places.names import normalize
 from routes.scenario import Place
 
-__all__ = ["COUNTRY_ALIASES", "IndexCandidate", "NameIndex"]
+__all__ = ["COUNTRY_ALIASES", "IndexCandidate", "NameIndex", "base_confidences"]
 
 #: Countries by other names a story may use; GeoNames' own English name is always known too.
 COUNTRY_ALIASES = {
@@ -46,7 +48,7 @@ COUNTRY_ALIASES = {
 
 @dataclass(frozen=True)
 class IndexCandidate:
-    """A place a name may refer to, as the story index keeps it (no confidence yet)."""
+    """A place a name may refer to, as the story index keeps it (see :func:`base_confidences`)."""
 
     ref: str  # "curated:<place id>" or "geonames:<GeoNames id>"
     name: str
@@ -68,8 +70,8 @@ class NameIndex:
     """Every name a story may use for a place: curated places, countries, regions, towns.
 
     Built once (it reads the curated places and the country tables), then asked for
-    many names at once (:meth:`lookup`). The extractor weighs what it gives against
-    the story; :func:`routes.places.candidates` is the one-name lookup with confidences.
+    many names at once (:meth:`lookup`); :func:`base_confidences` rates one name's answers
+    as :func:`routes.places.candidates`, the one-name lookup, does.
 
     Examples
     --------
@@ -204,6 +206,39 @@ class NameIndex:
     def is_acronym_name(self, surface: str) -> bool:
         """An all-capitals name we know as a country's (``US``, ``UK``)."""
         return surface in self._acronyms or surface.replace(".", "") in self._acronyms
+
+
+def base_confidences(
+    found: Sequence[IndexCandidate], near: Callable[[IndexCandidate], bool] | None = None
+) -> dict[str, float]:
+    """The confidence (0–1) of each of one name's candidates, by ref, on the places scale.
+
+    The rules are the ones :func:`routes.places.candidates` (and so the Geocoder) rates
+    with: :func:`~routes.places.candidates.match_confidence` for curated places, countries
+    and regions, :func:`~routes.places.candidates.town_confidences` for GeoNames towns,
+    ``near`` saying which lie in the region the name is read in.
+
+    Examples
+    --------
+    >>> found = NameIndex().lookup(["idlib"])["idlib"]
+    >>> base_confidences(found)[found[0].ref]
+    1.0
+    """
+    curated: list[IndexCandidate] = []
+    for c in found:
+        if c.kind == "curated" and not any(
+            great_circle_km(c.lat, c.lon, o.lat, o.lon) < SAME_PLACE_KM for o in curated
+        ):
+            curated.append(c)
+    towns = [c for c in found if c.kind == "geonames"]
+    rated = town_confidences([(t.primary, near is not None and near(t)) for t in towns])
+    out = {t.ref: confidence for t, confidence in zip(towns, rated, strict=True)}
+    for c in found:
+        if c.kind == "curated":
+            out[c.ref] = match_confidence("curated", c.primary, shared=len(curated) > 1)
+        elif c.kind != "geonames":
+            out[c.ref] = match_confidence(c.feature, c.primary)
+    return out
 
 
 def _dedupe(candidates: list[IndexCandidate]) -> list[IndexCandidate]:

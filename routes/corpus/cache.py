@@ -1,0 +1,192 @@
+"""A corpus run's cache: two files per finished partition, so the driver never holds records.
+
+``part-<name>.jsonl`` holds the partition's ``stories.jsonl`` lines (one record a line, by
+story id), byte for byte as ``stories.jsonl`` shows them. ``part-<name>.json``, written
+just before it, is its summary: the lines file's sha256, each line's story (content
+hash, id, drafted or not) and each drafted story's *contribution* to the flows (its
+places and its movements' reports: all that merging flows reads). A worker writes both
+and returns the summary's story list; the driver keeps one small entry per story
+(:class:`Index`), merges flows from the contributions, one summary at a time, and
+streams ``stories.jsonl`` from the lines files. A lines file without its summary, or
+whose checksum does not match, is not reused: its stories are drafted again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from routes._io import inside, open_binary_atomically, write_atomically
+
+__all__ = ["Index", "contribution", "contributions", "scan", "store", "write_stories"]
+
+log = logging.getLogger("routes")
+
+#: Lines files kept open at once while ``stories.jsonl`` is streamed (the others reopen).
+OPEN_FILES = 16
+
+
+@dataclass
+class Index:
+    """Where each wanted story's record is: content hash -> (file number, line number)."""
+
+    cache: Path
+    wanted: set[str]
+    files: list[str] = field(default_factory=list)
+    where: dict[str, tuple[int, int]] = field(default_factory=dict)
+    failed: int = 0
+
+    def add(self, name: str, stories: list[list[Any]]) -> None:
+        """Take the stories of partition ``name`` (its summary's ``[hash, id, ok]`` list)."""
+        number = len(self.files)
+        self.files.append(name)
+        for line, (digest, _, ok) in enumerate(stories):
+            if digest in self.wanted and digest not in self.where:
+                self.where[digest] = (number, line)
+                self.failed += not ok
+
+
+def store(cache: Path, hashes: list[str], records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Cache one finished partition (summary first, then its lines); return name and stories."""
+    data = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records).encode("utf-8")
+    name = "part-" + hashlib.sha256("".join(hashes).encode()).hexdigest()[:24]
+    stories = [[h, r["id"], r["status"] == "ok"] for h, r in zip(hashes, records, strict=True)]
+    flows = [[n, r["id"], c] for n, r in enumerate(records) if (c := contribution(r))]
+    summary = {"sha256": hashlib.sha256(data).hexdigest(), "stories": stories, "flows": flows}
+    write_atomically(inside(cache, f"{name}.json"), json.dumps(summary).encode("utf-8"))
+    write_atomically(inside(cache, f"{name}.jsonl"), data)
+    return {"name": name, "stories": stories}
+
+
+def scan(cache: Path, wanted: set[str]) -> Index:
+    """The finished partitions in ``cache`` holding any of the ``wanted`` stories."""
+    index = Index(cache, wanted)
+    for file in sorted(cache.glob("part-*.jsonl")) if cache.is_dir() else []:
+        try:
+            summary = json.loads(file.with_suffix(".json").read_bytes())
+            if _sha256(file) != summary["sha256"]:
+                raise ValueError("its checksum does not match its summary")
+            stories = [list(entry) for entry in summary["stories"]]
+        except (OSError, ValueError, KeyError, TypeError) as exc:  # garbled: its stories redone
+            log.warning("cache file %s is unreadable (%s); drafting its stories again", file, exc)
+            continue
+        index.add(file.stem, stories)
+    return index
+
+
+def contributions(index: Index) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(story id, contribution) of every indexed story that has one, one summary at a time."""
+    used = sorted({number for number, _ in index.where.values()})
+    for number in used:
+        summary = json.loads((index.cache / f"{index.files[number]}.json").read_bytes())
+        for line, story, part in summary["flows"]:
+            if index.where.get(summary["stories"][line][0]) == (number, line):
+                yield story, part
+
+
+def write_stories(index: Index, hashes: list[str], path: Path) -> Path:
+    """Write ``stories.jsonl`` (atomically): the records of ``hashes``, in that order."""
+    lines = _Lines(index)
+    try:
+        with open_binary_atomically(path) as out:
+            for digest in hashes:
+                out.write(lines.get(*index.where[digest]))
+    finally:
+        lines.close()
+    return path
+
+
+def contribution(record: dict[str, Any]) -> dict[str, Any] | None:
+    """What one ``stories.jsonl`` record gives the flows: its places and its movements' reports.
+
+    ``places`` are ``[ref, name, lat, lon]`` (the first of each gazetteer reference);
+    ``reports`` are ``[origin ref, destination ref, report]`` for each movement with both
+    ends. ``None`` for an error record.
+    """
+    if record.get("status") != "ok":
+        return None
+    draft = record["draft"]
+    refs = {t["place"]: t["resolved"] for t in draft.get("toponyms", []) if t.get("place")}
+    places: dict[str, list[Any]] = {}
+    for p in draft["places"]:
+        ref = refs.get(p["id"]) or f"draft:{p['lat']},{p['lon']}"
+        places.setdefault(ref, [ref, p["name"], p["lat"], p["lon"]])
+        refs[p["id"]] = ref
+    moves = [(c, [c["origin"]], [c["destination"]]) for c in draft.get("corridors", [])]
+    moves += [(m, m["origins"], m["destinations"]) for m in draft.get("movements", [])]
+    reports = [
+        [refs[origin], refs[dest], _report(record, move)]
+        for move, origins, dests in moves
+        for origin, dest in itertools.product(origins, dests)
+    ]
+    return {"places": list(places.values()), "reports": reports}
+
+
+def _report(record: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
+    story = record["id"]
+    return {
+        "story": story,
+        "publisher": record.get("publisher"),
+        "url": record.get("url"),
+        "date": move.get("date"),
+        "who": move.get("who"),
+        "evidence": [{"story": story, **e} for e in move.get("evidence", [])],
+        "claims": [
+            {
+                "kind": f["kind"],
+                "value": f["value"],
+                "qualifier": f.get("qualifier"),
+                "according_to": f.get("according_to"),
+                "story": story,
+                "publisher": record.get("publisher"),
+                "start": f.get("evidence", {}).get("start"),
+                "end": f.get("evidence", {}).get("end"),
+            }
+            for f in move.get("figures", [])
+        ],
+    }
+
+
+class _Lines:
+    """Lines of the cached lines files, read forward; a few files open at a time."""
+
+    def __init__(self, index: Index) -> None:
+        self.index = index
+        self.open: OrderedDict[int, tuple[IO[bytes], list[int]]] = OrderedDict()
+
+    def get(self, number: int, line: int) -> bytes:
+        reader = self.open.pop(number, None)
+        if reader is None or reader[1][0] > line:  # not open, or already past it: from the top
+            if reader is not None:
+                reader[0].close()
+            reader = ((self.index.cache / f"{self.index.files[number]}.jsonl").open("rb"), [0])
+        self.open[number] = reader
+        while len(self.open) > OPEN_FILES:
+            self.open.popitem(last=False)[1][0].close()
+        file, at = reader
+        text = b""
+        while at[0] <= line:  # at[0]: the number of the line readline gives next
+            text, at[0] = file.readline(), at[0] + 1
+        if not text.endswith(b"\n"):
+            raise ValueError(f"{file.name}: line {line} is missing; delete the cache and rerun")
+        return text
+
+    def close(self) -> None:
+        for file, _ in self.open.values():
+            file.close()
+        self.open.clear()
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

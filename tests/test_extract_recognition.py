@@ -1,0 +1,39 @@
+"""Recognition rules measured on LGL dev (docs/geoparse-accuracy.md), on invented sentences."""
+
+from __future__ import annotations
+
+from routes.extract import extract
+
+
+def found(text: str) -> dict[str, tuple[str, str | None]]:
+    """Surface → (resolved name, country) of every mention extracted from ``text``."""
+    return {t.text: (t.place.name, t.place.country) for t in extract(text).all_toponyms()}
+
+
+def test_state_abbreviations_are_states_with_their_period() -> None:
+    got = found(
+        "CHARLESTON, W.Va. -- Rep. Nick Rahall, D-W. Va., spoke in Harrisburg, Pa., "
+        "and in Louisville, Ky., before flying to Washington, D.C."
+    )
+    assert got["W.Va."] == ("West Virginia", "US")
+    assert got["W. Va."] == ("West Virginia", "US")
+    assert got["Pa."] == ("Pennsylvania", "US")
+    assert got["Ky."] == ("Kentucky", "US")
+    assert got["D.C."][1] == "US"
+    assert "Va" not in got and "W" not in got
+
+
+def test_saint_and_mount_names_are_kept_whole() -> None:
+    got = found("Flights between New York and St. Petersburg start in May. West of St. Paris.")
+    assert "St. Petersburg" in got and "Petersburg" not in got
+    assert got["St. Paris"][0] == "Saint Paris"  # GeoNames spells it out
+
+
+def test_surnames_after_a_title_or_a_given_name_are_not_towns() -> None:
+    text = (
+        "Mayor Bobby E. Horton called the meeting in Hamlet. City Manager Jim Hartmann "
+        "said Mrs. Parsons agreed. Later, Horton said the council would vote."
+    )
+    got = found(text)
+    assert not {"Horton", "Jim", "Parsons"} & set(got)
+    assert "Hamlet" in got
