@@ -120,6 +120,25 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, runner: CliRunner) -> 
     assert result.exit_code == 2 and "no such file" in result.output
 
 
+def test_a_jsonl_corpus_is_scanned_without_keeping_its_texts(tmp_path: Path) -> None:
+    """The driver keeps a story's id, hash, length and line offset; texts are read back."""
+    from routes.corpus.stories import read_stories, scan_stories
+
+    lines = STORIES.read_text(encoding="utf-8").splitlines()
+    crlf = tmp_path / "crlf.jsonl"
+    crlf.write_bytes(("\r\n".join([lines[3], "", *reversed(lines[:3])]) + "\r\n").encode())
+    for path in (STORIES, crlf):
+        corpus = scan_stories(path, "code", sample=4)
+        assert all(isinstance(e.where, int) for e in corpus.entries)
+        assert [e.id for e in corpus.entries] == sorted(e.id for e in corpus.entries)
+        assert corpus.load(corpus.entries[::-1]) == read_stories(path, sample=4)[::-1]
+    parquet = tmp_path / "stories.parquet"
+    pd.DataFrame([json.loads(line) for line in lines]).to_parquet(parquet)
+    held = scan_stories(parquet, "code").entries  # Parquet: the stories are kept whole
+    assert [e.hash for e in held] == [e.hash for e in scan_stories(STORIES, "code").entries]
+    assert all(isinstance(e.where, dict) for e in held)
+
+
 def test_a_folder_of_text_files_and_a_parquet_file_are_stories(
     tmp_path: Path, one_worker: str
 ) -> None:
