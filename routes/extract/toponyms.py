@@ -31,6 +31,8 @@ from routes.extract.lexicon import (
     NAME_PREFIXES,
     NAMED_HEADS,
     ORG_HEADS,
+    PARTY_LETTERS,
+    PERSON_TITLES,
     PLACE_HEADS,
     SPEECH_VERBS,
     STOPWORDS,
@@ -38,7 +40,7 @@ from routes.extract.lexicon import (
     STREET_WORDS,
     TITLES,
 )
-from routes.extract.people import person_tokens, surnames
+from routes.extract.people import first_names, person_tokens, surnames
 from routes.extract.runs import longest_parts, outside, spelled_out
 from routes.extract.streets import place_streets
 from routes.extract.text import Document, Token
@@ -129,6 +131,16 @@ class Toponyms(Document):
             and toks[k + 1].is_namey
         )
 
+    def _party(self, k: int) -> bool:
+        """Token ``k`` is a party's letter before a place: "Sen. Robert Ford, D-Charleston"."""
+        toks = self.toks
+        return (
+            toks[k].text in PARTY_LETTERS
+            and k + 1 < len(toks)
+            and self._gap(toks[k], toks[k + 1]) == "-"
+            and toks[k + 1].is_namey
+        )
+
     def _joins(self, k: int, before: int) -> bool:
         """Token ``k`` exists, is name-like and follows ``before`` after one space."""
         if k >= len(self.toks) or self.toks[k].sentence != self.toks[before].sentence:
@@ -167,6 +179,7 @@ class Toponyms(Document):
                 self._reject_demonym(t)
             elif self._prefix(i) or not (
                 (low in STOPWORDS and not self.x.is_acronym_name(t.text))
+                or self._party(i)
                 or low in NAME_JOINERS
                 or low == "of"
                 or (self._sentence_initial(i) and low in self.lower_words)
@@ -338,11 +351,13 @@ class Toponyms(Document):
             lead
             and lead[0][0] == i
             and lead[0][1] < j
-            and self.toks[lead[0][1] + 1].lower in TITLES
+            and self.toks[lead[0][1] + 1].lower in PERSON_TITLES
         ):
             x, y = lead[0]
-            if any(c.strong for c in found[self._key(x, y)]):
-                return [mention(x, y)]
+            m = mention(x, y)
+            if not any(c.strong for c in m.candidates):
+                m.type = "embedded"  # "Dublin Mayor Marilee …": a town's mayor
+            return [m]
         # A longer name that contains a place name: an organisation, a person, a building.
         return self._inside_name(i, j, usable, found)
 
@@ -357,8 +372,10 @@ class Toponyms(Document):
         whole = self.text[self.toks[i].start : self.toks[j].end]
         names = [k for k in range(i, j + 1) if self.toks[k].is_namey]
         org = any(self.toks[k].lower in ORG_HEADS | PLACE_HEADS for k in range(i, j + 1))
-        if 2 <= len(names) <= 5 and not org:
-            self.persons.add(normalize(self.toks[names[-1]].text))
+        last = self._key(names[-1], names[-1]) if names else ""
+        big = any(c.strong or c.population >= 100_000 for c in found.get(last, []))
+        if 2 <= len(names) <= 5 and not org and not big:  # not "Metropolitan Atlanta"
+            self.persons.add(last)
         embedded: list[_Mention] = []
         for x, y in self._longest(i, j, usable):
             key = self._key(x, y)
@@ -421,7 +438,7 @@ class Toponyms(Document):
     def _locative_cue(self, m: _Mention) -> bool:
         """A preposition of place before, or a generic place word after ("Idlib province")."""
         nxt = self._next(m.last)
-        if nxt is not None and nxt.lower in PLACE_HEADS:
+        if (nxt is not None and nxt.lower in PLACE_HEADS) or (m.first and self._party(m.first - 1)):
             return True
         for skip in range(4):
             prev = self._prev_word(m.first, skip)
@@ -442,8 +459,8 @@ class Toponyms(Document):
         """Right before or after "said", "reported" …: a person or an agency."""
         nxt = self._next(m.last)
         prev = self._prev_word(m.first)
-        if prev is not None and prev.lower in LOCATIVE:
-            return False  # "analysts in London said"
+        if (prev is not None and prev.lower in LOCATIVE) or (m.first and self._party(m.first - 1)):
+            return False  # "analysts in London said", "Robert Ford, D-Charleston, said"
         if any(
             (c.primary and c.population >= 1_000_000) or c.feature == "country"
             for c in m.candidates
@@ -587,7 +604,16 @@ class Toponyms(Document):
         return toponyms, focus, centre
 
     def _person(self, m: _Mention, people: set[int], persons: set[str]) -> str | None:
-        """Why the one word ``m`` is a person's name here, if it is (see :mod:`.people`)."""
+        """Why ``m`` is a person's name here, if it is (see :mod:`.people`)."""
+        nxt = self._next(m.last)
+        if (
+            m.last == m.first + 1
+            and self.toks[m.first].text in NAME_PREFIXES
+            and self.toks[m.last].lower in first_names()
+            and nxt is not None
+            and nxt.text in {"'s", "’s"}
+        ):
+            return "a saint's name (St. Patrick's Day, St. John's church)"
         if m.type != "literal" or m.first != m.last or m.certain:
             return None
         if any(
