@@ -101,19 +101,22 @@ def road_arrays(
     keep = _largest_component(len(ids), seg_u, seg_v)
     kept = keep[seg_u]
     seg_u, seg_v, seg_way, seg_rev = seg_u[kept], seg_v[kept], seg_way[kept], seg_rev[kept]
-    # NaN (none here) as 0, as osmnx's add_edge_lengths fills it
-    seg_len = _lengths(x, y, seg_u, seg_v)
+    del kept
     endpoint = _endpoints(len(ids), seg_u, seg_v) & keep
+    del keep
     plain = np.flatnonzero(endpoint[seg_u] & endpoint[seg_v])
     chains = _chains(len(ids), seg_u, seg_v, endpoint)
+    seg_len = _lengths(x, y, seg_u, seg_v)
+    heads = chains.seg_offsets[:-1]
+    lengths = np.concatenate([seg_len[plain], _sums_in_order(seg_len, chains.segments, heads)])
+    del seg_len
+    u = np.concatenate([seg_u[plain], chains.start])
+    v = np.concatenate([seg_v[plain], chains.end])
+    del seg_u, seg_v
     columns: dict[str, Coded | NDArray[np.float64]] = dict(
         _edge_attributes(ways, oneway, seg_way, seg_rev, plain, chains)
     )
-    heads = chains.seg_offsets[:-1]
-    lengths = np.concatenate([seg_len[plain], _sums_in_order(seg_len[chains.segments], heads)])
-    u = np.concatenate([seg_u[plain], chains.start])
-    v = np.concatenate([seg_v[plain], chains.end])
-    del seg_u, seg_v, seg_len, seg_way, seg_rev, kept, keep
+    del seg_way, seg_rev, ways, oneway
     uvk = (ids[u], ids[v], _keys(u, v, len(ids)))
     del u, v
     highway = columns["highway"]
@@ -128,7 +131,9 @@ def road_arrays(
     np.cumsum(counts, out=offsets[1:])
     del counts
     xy = np.empty((len(chains.nodes), 2))
-    xy[:, 0], xy[:, 1] = x[chains.nodes], y[chains.nodes]
+    for lo in range(0, len(xy), 1 << 18):  # in slices: small temporaries
+        at = chains.nodes[lo : lo + (1 << 18)]
+        xy[lo : lo + len(at), 0], xy[lo : lo + len(at), 1] = x[at], y[at]
     del chains
     nodes = np.flatnonzero(endpoint)
     return RoadArrays.from_columns(
@@ -241,37 +246,45 @@ def _located_run(refs: Any) -> Run:
 def _segments(ways: _Ways, ids: NDArray[np.int64]) -> tuple[NDArray[Any], ...]:
     """The segments as positions in ``ids`` (the node ids, ascending), in osmnx's insertion
     order: way by way, forward, then backward for a two-way way (repeated nodes dropped, a
-    reversed one-way turned round first); with way index and reversed flag."""
+    reversed one-way turned round first); with way index and reversed flag. Positions and
+    indices are :func:`_index_type` (int32 below 2³¹ segments: half the memory)."""
     n_ways = len(ways)
-    counts = np.diff(ways.offsets)
-    way_of = np.repeat(np.arange(n_ways), counts)
-    pos = np.arange(len(way_of))
+    it = _index_type(2 * len(ways.node_ids))
+    way_of = np.repeat(np.arange(n_ways, dtype=it), np.diff(ways.offsets))
+    pos = np.arange(len(way_of), dtype=it)
     flip = ways.reverse[way_of]
     pos[flip] = (ways.offsets[:-1] + ways.offsets[1:] - 1)[way_of[flip]] - pos[flip]
     refs = ways.node_ids[pos]
     del pos, flip
     keep = np.ones(len(refs), dtype=bool)
     keep[1:] = (refs[1:] != refs[:-1]) | (way_of[1:] != way_of[:-1])
-    refs, way_of = np.searchsorted(ids, refs[keep]), way_of[keep]
+    refs, way_of = np.searchsorted(ids, refs[keep]).astype(it), way_of[keep]
     del keep
-    ahead = np.flatnonzero(way_of[1:] == way_of[:-1])  # segment refs[p] → refs[p + 1]
+    ahead = np.flatnonzero(way_of[1:] == way_of[:-1]).astype(it)  # segment refs[p] → p + 1
     w = way_of[ahead]
     del way_of
-    k = np.bincount(w, minlength=n_ways)
+    k = np.bincount(w, minlength=n_ways).astype(it)
     two = ~ways.oneway
-    block_start = np.cumsum(k * (1 + two)) - k * (1 + two)
-    local = np.arange(len(w)) - (np.cumsum(k) - k)[w]
-    forward = block_start[w] + local
+    block_start = np.cumsum(k * (1 + two), dtype=it) - k * (1 + two)
+    forward = np.arange(len(w), dtype=it) - (np.cumsum(k, dtype=it) - k)[w]
+    forward += block_start[w]
+    del block_start
     back = two[w]
     backward = (forward + k[w])[back]
     total = len(forward) + len(backward)
-    seg_u, seg_v = np.empty(total, dtype=np.intp), np.empty(total, dtype=np.intp)
-    seg_way, seg_rev = np.empty(total, dtype=np.int64), np.zeros(total, dtype=bool)
+    seg_u, seg_v = np.empty(total, dtype=it), np.empty(total, dtype=it)
+    seg_way, seg_rev = np.empty(total, dtype=it), np.zeros(total, dtype=bool)
     a, b = refs[ahead], refs[ahead + 1]
+    del refs, ahead
     seg_u[forward], seg_v[forward], seg_way[forward] = a, b, w
     seg_u[backward], seg_v[backward], seg_way[backward] = b[back], a[back], w[back]
     seg_rev[backward] = True
     return seg_u, seg_v, seg_way, seg_rev
+
+
+def _index_type(count: int) -> type[np.signedinteger[Any]]:
+    """The smallest index type that holds positions up to ``count``."""
+    return np.int32 if count < 2**31 else np.int64
 
 
 # --- topology ----------------------------------------------------------------------------------
@@ -280,11 +293,11 @@ def _segments(ways: _Ways, ids: NDArray[np.int64]) -> tuple[NDArray[Any], ...]:
 def _lengths(
     x: NDArray[np.float64], y: NDArray[np.float64], u: NDArray[np.intp], v: NDArray[np.intp]
 ) -> NDArray[np.float64]:
-    """Great-circle length of each segment ``u → v``, a million at a time (the formula's
+    """Great-circle length of each segment ``u → v``, 2¹⁸ at a time (the formula's
     temporaries stay small); NaN (none here) as 0, as osmnx's ``add_edge_lengths`` fills it."""
     out = np.empty(len(u))
-    for lo in range(0, len(u), 1 << 20):
-        a, b = u[lo : lo + (1 << 20)], v[lo : lo + (1 << 20)]
+    for lo in range(0, len(u), 1 << 18):
+        a, b = u[lo : lo + (1 << 18)], v[lo : lo + (1 << 18)]
         out[lo : lo + len(a)] = great_circle(y[a], x[a], y[b], x[b])
     return np.nan_to_num(out, nan=0.0, copy=False)
 
@@ -310,7 +323,7 @@ def _endpoints(n: int, u: NDArray[np.intp], v: NDArray[np.intp]) -> NDArray[np.b
     out_deg, in_deg = np.bincount(u, minlength=n), np.bincount(v, minlength=n)
     both = np.empty(2 * len(u), dtype=np.int64)  # u → v and v → u, as u * n + v
     for half, (a, b) in zip((both[: len(u)], both[len(u) :]), ((u, v), (v, u)), strict=True):
-        np.multiply(a, n, out=half)
+        np.multiply(a, n, out=half, dtype=np.int64)  # int32 indices: no overflow
         half += b
     neighbours = np.bincount(_distinct(both, in_place=True) // n, minlength=n)
     del both
@@ -327,67 +340,94 @@ class _Chains:
     segment of each of its node pairs (``segments``, chain after chain, ``seg_offsets``)
     and its nodes (``nodes``, ``node_offsets``)."""
 
-    start: NDArray[np.intp]
-    end: NDArray[np.intp]
-    segments: NDArray[np.intp]
+    start: NDArray[Any]
+    end: NDArray[Any]
+    segments: NDArray[Any]
     seg_offsets: NDArray[np.intp]
-    nodes: NDArray[np.intp]
+    nodes: NDArray[Any]
 
     def node_counts(self) -> NDArray[np.int64]:
         return np.diff(self.seg_offsets).astype(np.int64) + 1
 
 
 def _chains(
-    n: int, u: NDArray[np.intp], v: NDArray[np.intp], endpoint: NDArray[np.bool_]
+    n: int, u: NDArray[np.integer[Any]], v: NDArray[np.integer[Any]], endpoint: NDArray[np.bool_]
 ) -> _Chains:
     """Follow every chain from an endpoint through nodes that are not endpoints, all chains
     a step at a time; a chain that runs into a dead end (osmnx's "unexpected simplify
     pattern") is dropped, as osmnx drops its edge with the removed nodes."""
-    pair_keys, first = np.unique(u * n + v, return_index=True)  # first segment of each pair
-    pu, pv = pair_keys // n, pair_keys % n
+    it = _index_type(2 * len(u) + n)
+    pair_keys, first = _first_of_each(u.astype(np.int64) * n + v, it)  # pairs, first segment
+    pu, pv = (pair_keys // n).astype(it), (pair_keys % n).astype(it)
     # neighbours of the nodes chains pass through (nothing else is asked for)
     ahead, behind = ~endpoint[pu], ~endpoint[pv]
     neighbour_pairs = _distinct(
-        np.concatenate([pair_keys[ahead], pv[behind] * n + pu[behind]]), in_place=True
+        np.concatenate([pair_keys[ahead], pv[behind].astype(np.int64) * n + pu[behind]]),
+        in_place=True,
     )
     del ahead, behind
-    nb_of, nb = neighbour_pairs // n, neighbour_pairs % n
+    nb_of, nb = (neighbour_pairs // n).astype(it), (neighbour_pairs % n).astype(it)
     del neighbour_pairs
-    at = np.searchsorted(nb_of, np.arange(n))  # a through node's neighbours: nb[at], nb[at + 1]
+    at = np.searchsorted(nb_of, np.arange(n, dtype=it)).astype(it)  # neighbours: nb[at], nb[at+1]
     del nb_of
-    starts = np.flatnonzero(endpoint[pu] & ~endpoint[pv])
+    starts = np.flatnonzero(endpoint[pu] & ~endpoint[pv]).astype(it)
     starts = starts[np.argsort(first[starts], kind="stable")]
-    chain = np.arange(len(starts))
+    chain = np.arange(len(starts), dtype=it)
     prev, cur = pu[starts], pv[starts]
-    steps = [(chain.astype(np.int32), first[starts].astype(np.int32))]
+    steps = [(chain, first[starts])]
     alive = np.ones(len(starts), dtype=bool)
     for _ in range(n):
-        moving = np.flatnonzero(~endpoint[cur[chain]]) if len(chain) else chain
-        chain = chain[moving]
+        chain = chain[~endpoint[cur[chain]]] if len(chain) else chain
         if not len(chain):
             break
         c, p = cur[chain], prev[chain]
         one, two = nb[at[c]], nb[np.minimum(at[c] + 1, len(nb) - 1)]
         w = np.where(one == p, two, one)
-        where = np.minimum(np.searchsorted(pair_keys, c * n + w), len(pair_keys) - 1)
-        found = pair_keys[where] == c * n + w
+        key = c.astype(np.int64) * n + w
+        where = np.minimum(np.searchsorted(pair_keys, key), len(pair_keys) - 1)
+        found = pair_keys[where] == key
         alive[chain[~found]] = False
         chain, where, c, w = chain[found], where[found], c[found], w[found]
-        steps.append((chain.astype(np.int32), first[where].astype(np.int32)))
+        steps.append((chain, first[where]))
         prev[chain], cur[chain] = c, w
-    owner = np.concatenate([s[0] for s in steps])
-    segments = np.concatenate([s[1] for s in steps])
-    del steps, pair_keys, first, nb, at
-    order = np.argsort(owner, kind="stable")
-    owner, segments = owner[order], segments[order]
-    keep = alive[owner]
-    owner, segments = owner[keep], segments[keep]
-    survivors = np.flatnonzero(alive)
-    seg_offsets = np.zeros(len(survivors) + 1, dtype=np.intp)
-    np.cumsum(np.bincount(owner, minlength=len(starts))[survivors], out=seg_offsets[1:])
+    del pair_keys, first, nb, at, prev
+    segments, seg_offsets = _by_chain(steps, alive, it)
     heads = seg_offsets[:-1]
     node_list = np.insert(v[segments], heads, u[segments[heads]]) if len(heads) else v[:0]
-    return _Chains(pu[starts][survivors], cur[survivors], segments, seg_offsets, node_list)
+    return _Chains(pu[starts][alive], cur[alive], segments, seg_offsets, node_list)
+
+
+def _first_of_each(
+    keys: NDArray[np.int64], it: type[np.signedinteger[Any]]
+) -> tuple[NDArray[np.int64], NDArray[Any]]:
+    """``np.unique(keys, return_index=True)`` with the positions as ``it``, in less memory."""
+    order = np.argsort(keys, kind="stable").astype(it)
+    keys = keys[order]
+    new = np.ones(len(keys), dtype=bool)
+    new[1:] = keys[1:] != keys[:-1]
+    return keys[new], order[new]
+
+
+def _by_chain(
+    steps: list[tuple[NDArray[Any], NDArray[Any]]],
+    alive: NDArray[np.bool_],
+    it: type[np.signedinteger[Any]],
+) -> tuple[NDArray[Any], NDArray[np.intp]]:
+    """The segments of the chains still ``alive``, chain after chain in step order, and where
+    each chain's start (``steps``: per step, the chains that moved and the segment each took;
+    a chain moves at most once per step, so its segments are placed without a sort)."""
+    counts = np.zeros(len(alive), dtype=it)
+    for chain, _ in steps:
+        counts[chain] += 1
+    begin = np.cumsum(counts, dtype=it) - counts
+    segments = np.empty(int(counts.sum(dtype=np.int64)), dtype=it)
+    for k, (chain, taken) in enumerate(steps):
+        segments[begin[chain] + k] = taken
+    steps.clear()
+    segments = segments[np.repeat(alive, counts)]
+    seg_offsets = np.zeros(int(alive.sum()) + 1, dtype=np.intp)
+    np.cumsum(counts[alive], out=seg_offsets[1:])
+    return segments, seg_offsets
 
 
 def _distinct(values: NDArray[np.int64], *, in_place: bool = False) -> NDArray[np.int64]:
@@ -483,14 +523,16 @@ def _code(values: NDArray[np.int64]) -> tuple[list[Any], NDArray[np.int32]]:
     return distinct[order].tolist(), rank[codes.reshape(-1)]
 
 
-def _sums_in_order(values: NDArray[np.float64], heads: NDArray[np.intp]) -> NDArray[np.float64]:
-    """Sum of each run ``values[heads[i]:heads[i + 1]]``, added left to right (as Python's
-    ``sum``; numpy's pairwise sums round differently)."""
-    counts = np.diff(np.append(heads, len(values)))
+def _sums_in_order(
+    values: NDArray[np.float64], picks: NDArray[Any], heads: NDArray[np.intp]
+) -> NDArray[np.float64]:
+    """Sum of each run ``values[picks[heads[i]:heads[i + 1]]]``, added left to right (as
+    Python's ``sum``; numpy's pairwise sums round differently)."""
+    counts = np.diff(np.append(heads, len(picks)))
     total = np.zeros(len(heads))
     for k in range(int(counts.max(initial=0))):
         runs = np.flatnonzero(counts > k)
-        total[runs] = total[runs] + values[heads[runs] + k]
+        total[runs] = total[runs] + values[picks[heads[runs] + k]]
     return total
 
 

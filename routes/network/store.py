@@ -277,7 +277,7 @@ def _coded(
     out: dict[str, NDArray[Any]] = {}
     for name, column in columns.items():
         if isinstance(column, np.ndarray):
-            out[f"float:{name}"] = column.astype(np.float64)
+            out[f"float:{name}"] = np.asarray(column, dtype=np.float64)  # no copy
             continue
         if isinstance(column, tuple):
             out[f"code:{name}"], values[prefix + name] = column

@@ -165,15 +165,19 @@ class Router:
                 raise ValueError(f"weight {name!r} has {len(column)} values for {len(ui)} edges")
             if not np.isfinite(column).all() or (column < 0).any():
                 raise ValueError(f"weight {name!r} must be finite and non-negative on every edge")
+        del idx, given
         loop = ui == vi
         loops = len(np.unique(ui[loop]))
-        ui, vi = ui[~loop], vi[~loop]
-        columns = {name: column[~loop] for name, column in columns.items()}
+        if loops:
+            ui, vi = ui[~loop], vi[~loop]
+            columns = {name: column[~loop] for name, column in columns.items()}
+        del loop
         key = ui * n + vi
         order = np.argsort(key, kind="stable")
         key = key[order]
         first = np.ones(len(key), dtype=bool)
         first[1:] = key[1:] != key[:-1]
+        del key
         starts = np.flatnonzero(first)
         cheapest = {
             name: np.minimum.reduceat(column[order], starts) if len(starts) else column[:0]
@@ -595,18 +599,18 @@ class Router:
     def _ratio(self, weight: str) -> float:
         """Least weight per metre of straight line over all edges: cost ≥ ratio × distance."""
         if weight not in self._ratios:
-            rows = self._rows()
-            if self.geographic:
-                metres = great_circle(
-                    self.y[rows], self.x[rows], self.y[self.indices], self.x[self.indices]
-                )
-            else:
-                metres = np.hypot(
-                    self.x[rows] - self.x[self.indices], self.y[rows] - self.y[self.indices]
-                )
-            apart = metres > 0
-            ratios = self.weights[weight][apart] / metres[apart]
-            ratio = float(ratios.min()) if len(ratios) else 0.0
+            rows, ratio = self._rows(), np.inf
+            for lo in range(0, len(rows), 1 << 18):  # in slices: small temporaries
+                a, b = rows[lo : lo + (1 << 18)], self.indices[lo : lo + (1 << 18)]
+                if self.geographic:
+                    metres = great_circle(self.y[a], self.x[a], self.y[b], self.x[b])
+                else:
+                    metres = np.hypot(self.x[a] - self.x[b], self.y[a] - self.y[b])
+                apart = metres > 0
+                if apart.any():
+                    w = self.weights[weight][lo : lo + (1 << 18)]
+                    ratio = min(ratio, float((w[apart] / metres[apart]).min()))
+            ratio = 0.0 if ratio == np.inf else ratio
             self._ratios[weight] = ratio * (1 - 1e-9) if np.isfinite(ratio) else 0.0
         return self._ratios[weight]
 
