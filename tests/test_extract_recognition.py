@@ -60,3 +60,9 @@ def test_a_town_before_a_title_a_party_letter_and_a_saint() -> None:
     assert sum(t.text == "Gainesville" for t in got.all_toponyms()) == 2
     assert found["Charleston"].place.country == "US"
     assert "St. Patrick" not in found and "Patrick" not in found
+
+
+def test_a_country_named_with_its_adjective_is_one_name() -> None:
+    got = found("The Russian Federation and the Syrian Arab Republic signed it.")
+    assert got["Russian Federation"] == ("Russia", "RU")
+    assert got["Syrian Arab Republic"][1] == "SY"

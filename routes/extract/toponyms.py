@@ -240,10 +240,15 @@ class Toponyms(Document):
         states = [m for m in states if m.candidates]
         covered = {k for m in states for k in range(m.first, m.last + 1)}
         self.streets: list[tuple[int, int, int, str]] = []
+        national: list[tuple[int, int]] = []
         for a, b in outside(self._possessive_runs(), covered):
             if self._street(a, b):
                 continue
             i, j = self._strip(a, b)
+            lead = [k for k in range(a, min(i, j + 1)) if self._is_demonym(self.toks[k])]
+            if lead and i <= j:
+                national.append((lead[0], j))  # "Russian Federation", "Syrian Arab Republic"
+                keys.add(self._key(lead[0], j))
             if i > j:
                 continue
             options: list[tuple[int, int, bool]] = []
@@ -266,8 +271,14 @@ class Toponyms(Document):
             if key not in found and full in found:
                 found[key] = found[full]  # "St. Paris": GeoNames has "Saint Paris"
         mentions: list[_Mention] = list(states)
+        countries = {}
+        for a, j in national:
+            named = [c for c in found.get(self._key(a, j), []) if c.feature == "country"]
+            if named:
+                t0, t1 = self.toks[a], self.toks[j]
+                countries[j] = _Mention(a, j, self._key(a, j), t0.start, t1.end, candidates=named)
         for i, j, options in plans:
-            mentions += self._choose(i, j, options, found)
+            mentions += [countries[j]] if j in countries else self._choose(i, j, options, found)
         return mentions
 
     def _street(self, a: int, b: int) -> bool:
