@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from routes.errors import UsageError
+
 __all__ = ["DATA_DIR", "available", "get_path"]
 
 _PACKAGED = Path(__file__).parent / "geodata"  # inside an installed wheel
@@ -17,7 +19,7 @@ def get_path(name: str) -> Path:
     for path in candidates:
         if path.is_file():
             return path
-    raise ValueError(f"no bundled dataset named {name!r}; available: {', '.join(available())}")
+    raise UsageError(f"no bundled dataset named {name!r}; available: {', '.join(available())}")
 
 
 def available() -> list[str]:

@@ -24,8 +24,8 @@ class RoutesError(Exception):
     """Base of every error meant for a user: its message is one line saying what to do."""
 
 
-class UsageError(RoutesError):
-    """A bad option value or argument."""
+class UsageError(RoutesError, ValueError):
+    """A bad option value or argument (to a command or a library function)."""
 
 
 class ScenarioError(RoutesError, ValueError):

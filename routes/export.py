@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from routes._io import atomic_path, inside, write_atomically
+from routes.errors import UsageError
 from routes.text import for_display, safe_cell
 
 if TYPE_CHECKING:
@@ -126,7 +127,7 @@ def write(
     import pyogrio
 
     if fmt not in FORMATS:
-        raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+        raise UsageError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     if fmt == "csv":

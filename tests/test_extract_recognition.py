@@ -37,3 +37,14 @@ def test_surnames_after_a_title_or_a_given_name_are_not_towns() -> None:
     got = found(text)
     assert not {"Horton", "Jim", "Parsons"} & set(got)
     assert "Hamlet" in got
+
+
+def test_streets_are_typed_and_placed_at_the_nearest_town() -> None:
+    got = extract("A fire damaged a house on Wichita Drive in Dublin, Ohio, near Main St. today.")
+    streets = {t.text: t for t in got.all_toponyms() if t.type == "street"}
+    assert set(streets) == {"Wichita Drive", "Main St."}
+    town = next(t for t in got.toponyms if t.text == "Dublin")
+    assert streets["Wichita Drive"].place.lat == town.place.lat
+    assert streets["Wichita Drive"].confidence < town.confidence
+    assert "Wichita" not in {t.text for t in got.all_toponyms()}
+    assert all(t.type == "literal" for t in got.toponyms)  # the drafter never sees streets

@@ -306,6 +306,55 @@ def test_credits_name_what_the_map_uses(view: Any, which: str) -> None:
         assert name not in credits, name
 
 
+#: Points along each drawn corridor line, on screen (the SVG path as the browser draws it,
+#: its offset included), every 4 px.
+_LINE_POINTS = """() => [...document.querySelectorAll('path.routes-corridor')].flatMap(path => {
+    const m = path.getScreenCTM(), n = path.getTotalLength(), pts = [];
+    for (let at = 0; at <= n; at += 4) {
+        const p = path.getPointAtLength(at);
+        pts.push([m.a * p.x + m.c * p.y + m.e, m.b * p.x + m.d * p.y + m.f]);
+    }
+    return pts;
+})"""
+
+
+def test_area_and_country_names_keep_off_the_corridor_lines(view: Any) -> None:
+    """An area's or a country's name (the pocket's, say) is not written across a corridor
+    line where there is room beside it: no drawn point of a line lies inside its box."""
+    page, _story, _size = view
+    points = page.page.evaluate(_LINE_POINTS)
+    assert points, "no corridor lines drawn"
+    for label in _boxes(page)["labels"]:
+        if label["kind"] not in ("area", "country"):
+            continue
+        inside = [
+            (round(x), round(y))
+            for x, y in points
+            if label["x"] <= x <= label["x"] + label["w"]
+            and label["y"] <= y <= label["y"] + label["h"]
+        ]
+        assert not inside, (label["text"], inside[:5])
+
+
+def test_bottom_controls_stand_clear_of_the_credits(view: Any) -> None:
+    """The scale and the time bar (bottom left) never touch the credits, which run along
+    the bottom of the map and wrap to several lines on a phone."""
+    page, _story, _size = view
+    p = page.page
+    main = ".folium-map > .leaflet-control-container"
+    credits = p.locator(f"{main} .leaflet-control-attribution").bounding_box()
+    assert credits is not None
+    lower_left = p.locator(f"{main} .leaflet-bottom.leaflet-left .leaflet-control").all()
+    assert len(lower_left) >= 2, "the scale and the time bar"
+    for control in lower_left:
+        box = control.bounding_box()
+        assert box is not None
+        apart = box["y"] + box["height"] <= credits["y"] or (
+            box["x"] + box["width"] <= credits["x"]
+        )
+        assert apart, (control.get_attribute("class"), box, credits)
+
+
 def test_default_page_is_small(maps: dict[str, tuple[Path, scenarios.Scenario]]) -> None:
     """The default Aleppo page (CDN mode) stays under 300 KB."""
     html, _story = maps["aleppo"]

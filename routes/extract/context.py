@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from routes.distance import great_circle
 from routes.extract.gazetteer import Candidate
 
 __all__ = ["CONTEXT_RADIUS_KM", "support"]
@@ -26,7 +27,6 @@ TOP = 12
 TEMPERATURE = 0.5
 #: Levels too large to say where nearby places are.
 _TOO_BIG = {"country", "continent"}
-_EARTH_KM = 6371.0088
 
 
 def support(
@@ -52,15 +52,12 @@ def support(
     found: dict[tuple[str, str], float] = {}
     if len(groups) < 2:
         return found
-    lat = np.radians(np.array([c.lat for _k, top, _w in groups for c in top]))
-    lon = np.radians(np.array([c.lon for _k, top, _w in groups for c in top]))
+    lat = np.array([c.lat for _k, top, _w in groups for c in top])
+    lon = np.array([c.lon for _k, top, _w in groups for c in top])
     owner = np.repeat(np.arange(len(groups)), [len(top) for _k, top, _w in groups])
     weight = np.concatenate([w for _k, _t, w in groups])
-    # Pairwise great-circle distances (haversine), every candidate against every other.
-    dlat = lat[:, None] - lat[None, :]
-    dlon = lon[:, None] - lon[None, :]
-    a = np.sin(dlat / 2) ** 2 + np.cos(lat)[:, None] * np.cos(lat)[None, :] * np.sin(dlon / 2) ** 2
-    km = 2 * _EARTH_KM * np.arcsin(np.sqrt(np.clip(a, 0, 1)))
+    # Great-circle distances, every candidate against every other.
+    km = great_circle(lat[:, None], lon[:, None], lat[None, :], lon[None, :]) / 1000
     near = np.exp(-km / CONTEXT_RADIUS_KM) * weight[None, :]
     near[owner[:, None] == owner[None, :]] = 0.0
     votes = near.sum(axis=1) / (len(groups) - 1)

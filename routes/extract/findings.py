@@ -37,7 +37,8 @@ class Toponym:
     confidence: float
     sentence: int  # 1-based
     why: str  # the evidence, for review
-    type: str = "literal"  # "literal", "adjective" (a demonym) or "embedded" (in a longer name)
+    #: "literal", "adjective" (a demonym), "embedded" (in a longer name) or "street"
+    type: str = "literal"
 
     def as_dict(self, *, jsonl: bool = False) -> dict[str, Any]:
         """The toponym as a row: a draft's ``toponyms`` entry (text, what it resolved to),

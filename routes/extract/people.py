@@ -20,6 +20,7 @@ from routes.extract.lexicon import (
     PERSON_TITLES,
     PLACE_HEADS,
     STOPWORDS,
+    STREET_ABBREVIATIONS,
     STREET_WORDS,
 )
 from routes.places import normalize
@@ -89,7 +90,7 @@ def _names_a_thing(doc: Document, k: int) -> bool:
     toks = doc.toks
     while k + 1 < len(toks) and toks[k + 1].is_namey and doc._gap(toks[k], toks[k + 1]) == " ":
         k += 1
-    return toks[k].lower in ORG_HEADS | PLACE_HEADS | STREET_WORDS
+    return toks[k].lower in ORG_HEADS | PLACE_HEADS | STREET_WORDS | STREET_ABBREVIATIONS
 
 
 def surnames(doc: Document, after_given: set[int]) -> set[str]:

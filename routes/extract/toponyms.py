@@ -10,7 +10,6 @@ import statistics
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from routes.distance import great_circle_km
 from routes.extract.context import support
@@ -30,18 +29,20 @@ from routes.extract.lexicon import (
     LOCATIVE,
     NAME_JOINERS,
     NAME_PREFIXES,
+    NAMED_HEADS,
     ORG_HEADS,
     PLACE_HEADS,
     SPEECH_VERBS,
     STOPWORDS,
+    STREET_ABBREVIATIONS,
+    STREET_WORDS,
     TITLES,
 )
 from routes.extract.people import person_tokens, surnames
+from routes.extract.runs import longest_parts, outside, spelled_out
+from routes.extract.streets import place_streets
 from routes.extract.text import Document, Token
 from routes.places import base_confidences, normalize
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["FOCUS_RADIUS_KM", "Toponyms"]
 
@@ -213,9 +214,9 @@ class Toponyms(Document):
             for (a, b), (c, d) in itertools.pairwise(runs)
             if b + 2 == c and self.toks[b + 1].text in {"'s", "’s"}
         }
-        self._possessive_names = set(self.x.lookup(possessive_keys))
         states = self._abbreviated_names()
-        found = self.x.lookup({m.key for m in states})
+        found = self.x.lookup(possessive_keys | {m.key for m in states})
+        self._possessive_names = set(found) & possessive_keys
         for m in states:
             # Only a state's other name, as the gazetteer has the AP abbreviations.
             m.candidates = [
@@ -225,7 +226,10 @@ class Toponyms(Document):
             ]
         states = [m for m in states if m.candidates]
         covered = {k for m in states for k in range(m.first, m.last + 1)}
-        for a, b in _outside(self._possessive_runs(), covered):
+        self.streets: list[tuple[int, int, int, str]] = []
+        for a, b in outside(self._possessive_runs(), covered):
+            if self._street(a, b):
+                continue
             i, j = self._strip(a, b)
             if i > j:
                 continue
@@ -243,7 +247,7 @@ class Toponyms(Document):
                     options.append((x, y, False))
             plans.append((i, j, options))
             keys.update(self._key(x, y) for x, y, _q in options)
-        spelled = {k: _spelled_out(k) for k in keys if _spelled_out(k) != k}
+        spelled = {k: spelled_out(k) for k in keys if spelled_out(k) != k}
         found = self.x.lookup(keys | set(spelled.values()))
         for key, full in spelled.items():
             if key not in found and full in found:
@@ -252,6 +256,21 @@ class Toponyms(Document):
         for i, j, options in plans:
             mentions += self._choose(i, j, options, found)
         return mentions
+
+    def _street(self, a: int, b: int) -> bool:
+        """Run ``a..b`` names a street ("Wichita Drive", "Main St."): noted in ``streets``."""
+        last = self.toks[b]
+        end = last.end
+        if last.lower in STREET_ABBREVIATIONS and self.text[end : end + 1] == ".":
+            end += 1
+        elif last.lower not in STREET_WORDS or b == a:
+            return False
+        i, j = self._strip(a, b - 1)
+        if i > j:
+            return False
+        start = self.toks[i].start
+        self.streets.append((start, end, last.sentence + 1, self.text[start:end]))
+        return True
 
     def _abbreviated_names(self) -> list[_Mention]:
         """Abbreviations with their period ("Charleston, W.Va.", "Ga."), to look up as states."""
@@ -298,7 +317,10 @@ class Toponyms(Document):
         while head_end > i and self.toks[head_end].lower in PLACE_HEADS:
             head_end -= 1
         if head_end < j and (i, head_end) in usable:
-            return [mention(i, head_end)]
+            m = mention(i, head_end)
+            if self.toks[j].lower in NAMED_HEADS:  # "Mayo County": the head is in the name
+                m.last, m.end = j, self.toks[j].end
+            return [m]
         # Every part a place: "Syria-Turkey border", Arabic-script phrases.
         parts = self._cover(i, j, usable)
         if parts is not None and len(parts) > 1:
@@ -387,12 +409,12 @@ class Toponyms(Document):
 
     def _cover(self, i: int, j: int, usable: set[tuple[int, int]]) -> list[tuple[int, int]] | None:
         """Split tokens ``i..j`` into place names, longest first; None if some word is left."""
-        parts, whole = _longest_parts(i, j, usable)
+        parts, whole = longest_parts(i, j, usable)
         return parts if whole else None
 
     def _longest(self, i: int, j: int, usable: set[tuple[int, int]]) -> list[tuple[int, int]]:
         """The place names in tokens ``i..j``, longest first, skipping words that are none."""
-        return _longest_parts(i, j, usable)[0]
+        return longest_parts(i, j, usable)[0]
 
     # -- context cues
 
@@ -471,9 +493,8 @@ class Toponyms(Document):
             k += 1
         return found
 
-    def _kept(self) -> list[tuple[_Mention, bool]]:
-        """The possible mentions that are not people's names or rejected, each with
-        whether a word of place stands by it."""
+    def _accepted(self) -> list[tuple[_Mention, bool]]:
+        """The possible mentions that may be places, each with its locative cue."""
         mentions = self._mentions()
         mentions += self._adjectives(mentions)
         people, after_given = person_tokens(self)
@@ -500,7 +521,7 @@ class Toponyms(Document):
     def toponyms(self) -> tuple[list[Toponym], str | None, tuple[float, float] | None]:
         """Accept or reject each possible mention, then resolve the accepted ones in context."""
         self.typed = []
-        kept = self._kept()
+        kept = self._accepted()
 
         # Pass 1: the story's focus, from the mentions that need no context.
         focus, centre = self._focus(kept)
@@ -559,6 +580,9 @@ class Toponyms(Document):
                     m.type,
                 )
             )
+        streets, rejected = place_streets(self.streets, toponyms)
+        self.typed += streets
+        self.rejected += rejected
         self.typed.sort(key=lambda t: t.start)
         return toponyms, focus, centre
 
@@ -639,7 +663,11 @@ class Toponyms(Document):
         if self._speaker(m):
             return "a speaker (next to 'said', 'reported' …)"
         last = normalize(self.toks[m.last].text)
-        if m.first == m.last and last in persons:
+        if (
+            m.first == m.last
+            and last in persons
+            and not any(c.feature == "country" for c in m.candidates)
+        ):
             return "a person's name used elsewhere in the story"
         if nxt is not None and nxt.lower in ORG_HEADS and self._gap(self.toks[m.last], nxt) == " ":
             return f"followed by {nxt.text!r}: the name of an organisation or building"
@@ -731,45 +759,3 @@ class Toponyms(Document):
         if n > 1:
             bits.append(f"best of {n} candidates")
         return "; ".join(bits)
-
-
-def _spelled_out(key: str) -> str:
-    """``"st petersburg"`` → ``"saint petersburg"``: the abbreviated first word in full."""
-    first, _, rest = key.partition(" ")
-    full = {k.lower(): v for k, v in NAME_PREFIXES.items()}.get(first)
-    return f"{full} {rest}" if full and rest else key
-
-
-def _outside(runs: Iterator[tuple[int, int]], covered: set[int]) -> Iterator[tuple[int, int]]:
-    """The runs with the tokens in ``covered`` taken out (a run may split in two)."""
-    for a, b in runs:
-        start = None
-        for k in range(a, b + 1):
-            if k in covered:
-                if start is not None:
-                    yield start, k - 1
-                start = None
-            elif start is None:
-                start = k
-        if start is not None:
-            yield start, b
-
-
-def _longest_parts(
-    i: int, j: int, usable: set[tuple[int, int]]
-) -> tuple[list[tuple[int, int]], bool]:
-    """Place names in tokens ``i..j`` (at most 7 words each), longest first; and whether
-    they cover every word."""
-    parts: list[tuple[int, int]] = []
-    whole = True
-    x = i
-    while x <= j:
-        for y in range(min(j, x + 6), x - 1, -1):
-            if (x, y) in usable:
-                parts.append((x, y))
-                x = y + 1
-                break
-        else:
-            whole = False
-            x += 1
-    return parts, whole

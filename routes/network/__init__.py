@@ -466,7 +466,7 @@ def _build_key() -> str:
         store.FORMAT,
         backend.FORMAT,
         [hashlib.sha256(source).hexdigest() for source in sources],
-        [version(name) for name in ("osmnx", "networkx", "shapely", "numpy")],
+        [version(name) for name in ("osmnx", "networkx", "shapely", "numpy", "scipy", "pyproj")],
         sys.version_info[:2],
         sorted(HIGHWAY_SPEEDS_KPH.items()),
         OVERPASS_FILTER,

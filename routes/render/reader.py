@@ -56,9 +56,22 @@ function routesReader(map, data, groups, timeline) {
     m.left = Math.min(m.left, size.x * 0.3); m.right = Math.min(m.right, size.x * 0.3);
     return m;
   }
+  // The credits run along the bottom of the map: the bottom-left controls (scale, time
+  // bar) stand on them rather than under them wherever the two would meet.
+  function clearCredits() {
+    const credits = container.querySelector('.leaflet-control-attribution');
+    const corner = container.querySelector('.leaflet-bottom.leaflet-left');
+    if (!credits || !corner) return;
+    corner.style.bottom = '';
+    const c = boxOf(credits), k = boxOf(corner);
+    if (visible(credits) && c.x < k.x + k.w && k.x < c.x + c.w && k.y + k.h > c.y) {
+      corner.style.bottom = (map.getSize().y - c.y + 2) + 'px';
+    }
+  }
   let fitZoom = null;
   function fit() {
     if (!data.fit) return;
+    clearCredits();
     const m = margins();
     map.fitBounds(data.fit, {paddingTopLeft: [m.left + 12, m.top + 12],
       paddingBottomRight: [m.right + 12, m.bottom + 12], animate: false});
@@ -84,14 +97,28 @@ function routesReader(map, data, groups, timeline) {
   function spots(s, w, h) {
     const r = (s.r || 0) + 3;
     if (s.kind !== 'place') {
-      return [[-w / 2, -h / 2], [-w / 2, -h - 8], [-w / 2, 8], [10, -h / 2], [-w - 10, -h / 2]];
+      return [[-w / 2, -h / 2], [-w / 2, -h - 8], [-w / 2, 8], [10, -h / 2], [-w - 10, -h / 2],
+              [10, 8], [10, -h - 8], [-w - 10, 8], [-w - 10, -h - 8],
+              [-w / 2, 24], [-w / 2, -h - 24], [10, 24], [-w - 10, 24], [10, -h - 24],
+              [-w / 2, -h - 40], [-w / 2, 40]];
     }
     return [[r, -h / 2], [-r - w, -h / 2], [-w / 2, -r - h], [-w / 2, r],
             [r - 2, -r - h + 2], [r - 2, r - 2], [-r - w + 2, -r - h + 2], [-r - w + 2, r - 2]];
   }
   const hit = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+  // The corridor lines on screen, as points, each with the room its stroke and offset take.
+  function corridorLines() {
+    return Object.keys(data.corridors || {}).map(id => groups['line:' + id])
+      .filter(l => l && map.hasLayer(l)).map(l => ({
+        pad: Math.abs(l.options.offset || 0) + (l.options.weight || 3) / 2 + 2,
+        pts: l.getLatLngs().map(p => map.latLngToContainerPoint(p)),
+      }));
+  }
+  const crosses = (line, b) => line.pts.some((p, i) => i > 0 && L.LineUtil.clipSegment(
+    line.pts[i - 1], p, L.bounds([b.x - line.pad, b.y - line.pad],
+                                 [b.x + b.w + line.pad, b.y + b.h + line.pad])));
   function place() {
-    const size = map.getSize(), taken = controls();
+    const size = map.getSize(), taken = controls(), lines = corridorLines();
     const dots = labels.filter(l => l.s.r && shown(l.s)).map(l => {
       const p = map.latLngToContainerPoint(l.s.at[0]), r = l.s.r;
       return {x: p.x - r, y: p.y - r, w: 2 * r, h: 2 * r};
@@ -101,18 +128,16 @@ function routesReader(map, data, groups, timeline) {
       if (!shown(l.s)) continue;
       l.el.style.display = '';
       const w = l.el.offsetWidth, h = l.el.offsetHeight;
-      let best = null;
-      for (const at of l.s.at) {
+      const free = b => b.x >= 2 && b.y >= 2 && b.x + w <= size.x - 2 && b.y + h <= size.y - 2
+        && !taken.some(t => hit(t, b)) && !dots.some(d => hit(d, b));
+      const boxes = l.s.at.flatMap(at => {
         const p = map.latLngToContainerPoint(at);
-        for (const [dx, dy] of spots(l.s, w, h)) {
-          const b = {x: p.x + dx, y: p.y + dy, w, h};
-          if (b.x < 2 || b.y < 2 || b.x + w > size.x - 2 || b.y + h > size.y - 2) continue;
-          if (taken.some(t => hit(t, b)) || dots.some(d => hit(d, b))) continue;
-          best = b;
-          break;
-        }
-        if (best) break;
-      }
+        return spots(l.s, w, h).map(([dx, dy]) => ({x: p.x + dx, y: p.y + dy, w, h}));
+      }).filter(free);
+      // a name clear of the corridor lines where there is room, else beside them (a
+      // corridor's own label sits on its line)
+      const best = (l.s.kind === 'corridor' ? null
+        : boxes.find(b => !lines.some(line => crosses(line, b)))) || boxes[0];
       if (!best) { l.el.style.display = 'none'; continue; }
       taken.push({x: best.x - 2, y: best.y - 2, w: best.w + 4, h: best.h + 4});
       L.DomUtil.setPosition(l.el, map.containerPointToLayerPoint([best.x, best.y]).round());
@@ -121,6 +146,7 @@ function routesReader(map, data, groups, timeline) {
   map.on('zoomstart', () => { pane.style.visibility = 'hidden'; });
   map.on('moveend zoomend resize overlayadd overlayremove layeradd layerremove', () => {
     pane.style.visibility = '';
+    clearCredits();
     place();
   });
   if (legend) legend.addEventListener('toggle', place);

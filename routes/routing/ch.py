@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from routes.errors import UsageError
+
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
@@ -55,7 +57,7 @@ def use_ch(search: str, pairs: int, queries: int) -> bool:
     """Whether ``search`` (one of :data:`SEARCHES`) means the CH for a graph of ``pairs``
     directed node pairs that will answer ``queries`` path queries."""
     if search not in SEARCHES:
-        raise ValueError(f"search must be one of {', '.join(SEARCHES)}, not {search!r}")
+        raise UsageError(f"search must be one of {', '.join(SEARCHES)}, not {search!r}")
     if search != "auto":
         return search == "ch"
     return pairs >= CH_MIN_PAIRS and queries >= CONTRACTION_QUERIES
