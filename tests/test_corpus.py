@@ -268,6 +268,56 @@ def test_a_run_on_some_stories_then_on_all_streams_what_a_fresh_run_writes(
     assert fewer.flows == len(flows.merge_flows(records[:4]))
 
 
+def test_each_people_figure_is_tallied_by_the_stories_reporting_it(
+    tmp_path: Path, one_worker: str
+) -> None:
+    """A second desk repeats desk-001's "about 3,000": that figure has two stories."""
+    lines = STORIES.read_text(encoding="utf-8").splitlines()
+    again = json.loads(lines[0]) | {"id": "desk-101", "publisher": "Second Desk"}
+    (tmp_path / "stories.jsonl").write_text("\n".join([*lines, json.dumps(again)]) + "\n")
+    run_corpus(tmp_path / "stories.jsonl", tmp_path / "out", scheduler=one_worker)
+    flows = gpd.read_parquet(tmp_path / "out" / "flows.parquet")
+    aleppo = flows[flows.origin_name == "Eastern Aleppo"].iloc[0]
+    assert json.loads(aleppo.people_figures) == [
+        {"value": 3000, "n_stories": 2, "stories": ["desk-001", "desk-101"],
+         "qualifiers": ["about"]},
+        {"value": 8000, "n_stories": 1, "stories": ["desk-002"], "qualifiers": ["more than"]},
+    ]  # fmt: skip
+    csv = pd.read_csv(tmp_path / "out" / "flows.csv")
+    rows = csv[csv.flow_id == aleppo.flow_id]
+    assert set(rows.people_figures) == {"3000 (2 stories); 8000 (1 story)"}
+    html = (tmp_path / "out" / "map.html").read_text(encoding="utf-8")
+    assert "People, by stories" in html and "3,000 (2 stories); 8,000 (1 story)" in html
+
+
+def test_a_corpus_run_never_fetches_roads(tmp_path: Path, one_worker: str) -> None:
+    """Its map draws straight flow lines: no process of the run imports osmnx or
+    routes.network (so no Overpass query, however wide the corpus), and with every proxy
+    at a closed port it still writes all its files."""
+    from distributed import Client
+
+    code = (
+        "import sys\n"
+        "from routes.corpus import run_corpus\n"
+        "if __name__ == '__main__':\n"
+        "    run_corpus(sys.argv[1], sys.argv[2], scheduler=sys.argv[3])\n"
+        "    print(sorted(m for m in ('osmnx', 'routes.network') if m in sys.modules))\n"
+    )
+    closed = f"http://127.0.0.1:{free_port()}"
+    proxies = {name: closed for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY")}
+    env = os.environ | proxies | {k.lower(): v for k, v in proxies.items()}
+    command = [sys.executable, "-c", code, str(STORIES), str(tmp_path / "out"), one_worker]
+    run = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split()[-1] == "[]"
+    assert all((tmp_path / "out" / name).is_file() for name in OUTPUTS)
+    with Client(one_worker, timeout="30s") as client:
+        imported = client.run(
+            lambda: [m for m in ("osmnx", "routes.network") if m in sys.modules]
+        )  # fmt: skip
+    assert imported and all(found == [] for found in imported.values()), imported
+
+
 def test_routes_map_maps_a_corpus_flows_file(
     tmp_path: Path, one_worker: str, runner: CliRunner
 ) -> None:
