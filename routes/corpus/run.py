@@ -102,6 +102,10 @@ def run_corpus(
             _compute(client, parts, corpus, index, progress)
             report.drafting_seconds = time.perf_counter() - drafting
             report.memory = _memory(client)
+    missing = sum(h not in index.where for h in hashes)
+    if missing:  # its texts were read back after the scan: the file changed meanwhile
+        raise UsageError(f"{missing} stories changed in {source} during the run; run again "
+                         "(the finished partitions are kept)")  # fmt: skip
     report.failed = index.failed
     merged = flow_tables.merge_contributions(cache_files.contributions(index))
     report.flows = len(merged)
