@@ -20,6 +20,7 @@ from shapely.geometry import mapping
 
 from routes import network, scenario, settings
 from routes.cli import app
+from routes.errors import DownloadError
 from routes.routing import corridors
 
 
@@ -110,6 +111,26 @@ def no_sockets(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket.socket, "connect_ex", refuse)
     return attempts
+
+
+def test_a_continent_wide_story_asks_overpass_nothing(
+    helsinki_scenario: Path, caches: Path, no_sockets: list[str], runner: Any, tmp_path: Path
+) -> None:
+    """Aleppo's places and Helsinki's in one story: a region of millions of km². Overpass
+    would be asked thousands of sub-queries, so fetch refuses before any connection and
+    says what to do; auto falls back to a proxy of the towns around each place only."""
+    aleppo = scenario.load(settings.default_scenario)
+    helsinki = scenario.load(helsinki_scenario)
+    wide = aleppo.model_copy(update={"places": [*aleppo.places, *helsinki.places]})
+    with pytest.raises(DownloadError, match=r"km².*--osm FILE"):
+        network.fetch(wide)
+    assert no_sockets == []
+    G = network.choose(wide)
+    assert G.graph["network_source"] == "proxy"
+    lats = [y for _, y in G.nodes(data="y")]
+    # No town between Syria and Finland (Turkey's north to the Baltic's south) is a node.
+    assert not [y for y in lats if 38.5 < y < 59.0], "the proxy took every town in between"
+    assert no_sockets == []
 
 
 def test_fetch_goes_through_osmnx_overpass_code_offline(

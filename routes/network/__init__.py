@@ -38,6 +38,7 @@ __all__ = [
     "CIRCUITY",
     "DRIVABLE",
     "HIGHWAY_SPEEDS_KPH",
+    "MAX_REGION_KM2",
     "NETWORK_CHOICES",
     "OSM_SUFFIXES",
     "OVERPASS_FILTER",
@@ -244,7 +245,17 @@ def _proxy_nodes(scenario: Scenario) -> list[dict[str, object]]:
     from routes.places import geonames_in
 
     places = [p for p in scenario.places if p.role != "country"]
-    around = geonames_in(region(scenario))
+    whole = region(scenario)
+    if _area_km2(whole) <= MAX_REGION_KM2:
+        around = geonames_in(whole)
+    else:
+        m = REGION_MARGIN_DEG
+        near = {
+            t.id: t
+            for p in places
+            for t in geonames_in((p.lon - m, p.lat - m, p.lon + m, p.lat + m))
+        }
+        around = [near[k] for k in sorted(near)]
     lat, lon = np.array([[p.lat, p.lon] for p in places]).reshape(-1, 2).T
     tlat, tlon = np.array([[t.lat, t.lon] for t in around]).reshape(-1, 2).T[:, :, None]
     apart = (great_circle(tlat, tlon, lat, lon) > 500).all(axis=1)  # towns × places
@@ -345,19 +356,34 @@ def load_extract(path: str | Path) -> nx.MultiDiGraph:
     return _as_graph(*_cached(f"extract-{_digest(path)}", lambda: ox.load_graphml(path)))
 
 
+#: The largest region treated as one, km²: one Overpass download (about a hundred of
+#: osmnx's 2,500 km² sub-queries), and the proxy's towns taken from the whole region
+#: (Syria is 185,000 km²; the Aleppo scenario's region 16,000). A wider story (a
+#: world-wide corpus) wants an OSM file, and its proxy takes only the towns around each
+#: place: Overpass would be asked thousands of queries, the proxy every town between.
+MAX_REGION_KM2 = 250_000
+
+
 def fetch(scenario: Scenario) -> nx.MultiDiGraph:
     """Download the scenario's region from Overpass as of the story's date; store it as its extract.
 
     osmnx sends the query (with ``[date:"…"]`` from :func:`settings.configure_osmnx`),
     caches the response, builds and simplifies the graph.
     """
+    bbox = region(scenario)
+    km2 = _area_km2(bbox)
+    if km2 > MAX_REGION_KM2:
+        raise DownloadError(
+            f"the region of {scenario.story.id} is {km2:,.0f} km², more than the "
+            f"{MAX_REGION_KM2:,} km² one Overpass download may cover; pass --osm FILE "
+            "(an extract of the region, e.g. from Geofabrik)"
+        )
     import osmnx as ox
     import requests
 
     settings.configure_osmnx(date=scenario.story.date)
     # osmnx waits 60 s when it cannot ask Overpass how long to pause; offline, skip the asking
     online = ox.settings.overpass_rate_limit = _resolves(ox.settings.overpass_url)
-    bbox = region(scenario)
     try:
         G = ox.graph_from_bbox(bbox, custom_filter=OVERPASS_FILTER, truncate_by_edge=True)
     except (
@@ -382,6 +408,15 @@ def fetch(scenario: Scenario) -> nx.MultiDiGraph:
     with atomic_path(extract_path(scenario)) as tmp:
         ox.save_graphml(G, tmp)
     return G
+
+
+def _area_km2(bbox: tuple[float, float, float, float]) -> float:
+    """The area of a west, south, east, north box on the WGS 84 ellipsoid, km²."""
+    from pyproj import Geod
+    from shapely.geometry import box
+
+    area, _perimeter = Geod(ellps="WGS84").geometry_area_perimeter(box(*bbox))
+    return abs(area) / 1e6
 
 
 def _resolves(url: str) -> bool:
