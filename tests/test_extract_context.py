@@ -37,3 +37,9 @@ def test_georgia_is_the_state_beside_atlanta_and_the_country_beside_tbilisi() ->
     country = extract("Russian troops left Georgia; Tbilisi and Gori were quiet.")
     assert {t.place.country for t in state.toponyms if t.text == "Georgia"} == {"US"}
     assert {t.place.country for t in country.toponyms if t.text == "Georgia"} == {"GE"}
+
+
+def test_a_world_city_beats_a_small_town_of_its_name_without_local_context() -> None:
+    text = "Flights from the US to Moscow start in May, US officials said."
+    got = {t.text: t.place for t in extract(text).toponyms}
+    assert got["Moscow"].country == "RU"

@@ -51,27 +51,35 @@ def country_support(
     "Georgian" is the country; beside "Atlanta" and "Fulton County", the US state.
     """
     groups: dict[str, dict[str, float]] = {}
+    countries: set[str] = set()  # names that mostly mean a country or continent
     for key, cands in names:
         if key in groups or not cands:
             continue
         ranked = sorted(cands, key=partial(prior, key), reverse=True)[:TOP]
         share: dict[str, float] = {}
+        big = 0.0
         for c, w in zip(ranked, _weights(key, ranked, prior), strict=True):
             if c.country:
                 share[c.country] = share.get(c.country, 0.0) + float(w)
+            big += float(w) if c.feature in _TOO_BIG else 0.0
         groups[key] = share
+        if big >= 0.5:
+            countries.add(key)  # "the US": its towns are no likelier for it (the focus says so)
     found: dict[tuple[str, str], float] = {}
     if len(groups) < 2:
         return found
     total: dict[str, float] = {}
-    for share in groups.values():
+    for key, share in groups.items():
+        if key in countries:
+            continue
         for iso, w in share.items():
             total[iso] = total.get(iso, 0.0) + w
-    others = len(groups) - 1
+    voters = len(set(groups) - countries)
     for key, cands in names:
-        own = groups.get(key, {})
+        own = {} if key in countries else groups.get(key, {})
+        others = voters if key in countries else voters - 1
         for c in cands:
-            if c.country:
+            if c.country and others:
                 vote = total.get(c.country, 0.0) - own.get(c.country, 0.0)
                 found[(key, c.ref)] = vote / others
     return found

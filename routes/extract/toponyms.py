@@ -35,6 +35,9 @@ COUNTRY_WEIGHT = 1.0
 #: gains from being at the story's focus (0.5 + 0.5) and from a vote of its neighbours
 #: (:data:`CONTEXT_NEAR` and more). LGL dev: acc@161 .859 at 0, .864 at 1.5 to 2.5, .861 at 3.5.
 COUNTRY_LEVEL = 2.5
+#: A city of a million or more leads the towns of its name ("Moscow", not Moscow, Idaho, in
+#: a US story about flights to Russia) by this; LGL dev acc@161 .864 at 0, .873 at 1, .871 at 2.
+CITY_LEVEL = 1.0
 #: A context vote this high puts a candidate in the story's region, as the focus country does.
 CONTEXT_NEAR = 0.1
 #: What a word of place around a name ("in Idlib", "Idlib province") adds to its confidence.
@@ -194,7 +197,10 @@ class Toponyms(Mentions):
     def _level(m: Mention, c: Candidate) -> float:
         """A country's lead over the towns of its name ("Egypt", not Egypt, Texas, in a US
         story about Cairo): :data:`COUNTRY_LEVEL`, unless a first-level region has that
-        name too ("Georgia"), which only the story's other places tell apart."""
+        name too ("Georgia"), which only the story's other places tell apart; a city's of a
+        million people or more (its main name): :data:`CITY_LEVEL`."""
+        if c.kind == "geonames" and c.primary and c.population >= 1_000_000:
+            return CITY_LEVEL
         if c.feature != "country":
             return 0.0
         rival = any(
