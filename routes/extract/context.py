@@ -11,6 +11,7 @@ on its own (a softmax of the prior scores), so a name with thirty homonyms
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import numpy as np
 
@@ -29,16 +30,18 @@ TEMPERATURE = 0.5
 _TOO_BIG = {"country", "continent"}
 
 
-def _weights(cands: Sequence[Candidate], prior: Callable[[Candidate], float]) -> np.ndarray:
-    """Softmax of the prior scores: how likely each candidate is on its own."""
-    scores = np.array([prior(c) for c in cands])
+def _weights(
+    key: str, cands: Sequence[Candidate], prior: Callable[[str, Candidate], float]
+) -> np.ndarray:
+    """Softmax of the prior scores: how likely each candidate of name ``key`` is on its own."""
+    scores = np.array([prior(key, c) for c in cands])
     weights = np.exp((scores - scores.max()) / TEMPERATURE)
     return weights / weights.sum()
 
 
 def country_support(
     names: Sequence[tuple[str, Sequence[Candidate]]],
-    prior: Callable[[Candidate], float],
+    prior: Callable[[str, Candidate], float],
 ) -> dict[tuple[str, str], float]:
     """``(name key, candidate ref)`` → the share of the story's other names in its country.
 
@@ -48,27 +51,35 @@ def country_support(
     "Georgian" is the country; beside "Atlanta" and "Fulton County", the US state.
     """
     groups: dict[str, dict[str, float]] = {}
+    countries: set[str] = set()  # names that mostly mean a country or continent
     for key, cands in names:
         if key in groups or not cands:
             continue
-        ranked = sorted(cands, key=prior, reverse=True)[:TOP]
+        ranked = sorted(cands, key=partial(prior, key), reverse=True)[:TOP]
         share: dict[str, float] = {}
-        for c, w in zip(ranked, _weights(ranked, prior), strict=True):
+        big = 0.0
+        for c, w in zip(ranked, _weights(key, ranked, prior), strict=True):
             if c.country:
                 share[c.country] = share.get(c.country, 0.0) + float(w)
+            big += float(w) if c.feature in _TOO_BIG else 0.0
         groups[key] = share
+        if big >= 0.5:
+            countries.add(key)  # "the US": its towns are no likelier for it (the focus says so)
     found: dict[tuple[str, str], float] = {}
     if len(groups) < 2:
         return found
     total: dict[str, float] = {}
-    for share in groups.values():
+    for key, share in groups.items():
+        if key in countries:
+            continue
         for iso, w in share.items():
             total[iso] = total.get(iso, 0.0) + w
-    others = len(groups) - 1
+    voters = len(set(groups) - countries)
     for key, cands in names:
-        own = groups.get(key, {})
+        own = {} if key in countries else groups.get(key, {})
+        others = voters if key in countries else voters - 1
         for c in cands:
-            if c.country:
+            if c.country and others:
                 vote = total.get(c.country, 0.0) - own.get(c.country, 0.0)
                 found[(key, c.ref)] = vote / others
     return found
@@ -76,7 +87,7 @@ def country_support(
 
 def support(
     names: Sequence[tuple[str, Sequence[Candidate]]],
-    prior: Callable[[Candidate], float],
+    prior: Callable[[str, Candidate], float],
 ) -> dict[tuple[str, str], float]:
     """``(name key, candidate ref)`` → the mean vote of the story's other names, 0..1."""
     groups: list[tuple[str, list[Candidate], np.ndarray]] = []
@@ -87,8 +98,8 @@ def support(
         seen.add(key)
         # The weights are shared with the countries and continents the name may mean ("China"
         # the country, or China, Maine), which vote for nowhere in particular.
-        ranked = sorted(cands, key=prior, reverse=True)[:TOP]
-        weights = _weights(ranked, prior)
+        ranked = sorted(cands, key=partial(prior, key), reverse=True)[:TOP]
+        weights = _weights(key, ranked, prior)
         local = [k for k, c in enumerate(ranked) if c.feature not in _TOO_BIG]
         if local:
             groups.append((key, [ranked[k] for k in local], weights[local]))

@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from routes.distance import great_circle_km
-from routes.extract.context import support
+from routes.extract.context import country_support, support
 from routes.extract.findings import (
     Rejection,
     Toponym,
@@ -29,6 +29,15 @@ FOCUS_RADIUS_KM = 300.0
 #: How much the story's other places weigh in choosing between homonyms (see
 #: :mod:`routes.extract.context`); a full vote is worth as much as being in the focus country.
 CONTEXT_WEIGHT = 8.0
+#: How much the share of the story's other names in a candidate's country weighs.
+COUNTRY_WEIGHT = 1.0
+#: A country's lead over the towns of its name (:meth:`Toponyms._level`): more than a town
+#: gains from being at the story's focus (0.5 + 0.5) and from a vote of its neighbours
+#: (:data:`CONTEXT_NEAR` and more). LGL dev: acc@161 .859 at 0, .864 at 1.5 to 2.5, .861 at 3.5.
+COUNTRY_LEVEL = 2.5
+#: A city of a million or more leads the towns of its name ("Moscow", not Moscow, Idaho, in
+#: a US story about flights to Russia) by this; LGL dev acc@161 .864 at 0, .873 at 1, .871 at 2.
+CITY_LEVEL = 1.0
 #: A context vote this high puts a candidate in the story's region, as the focus country does.
 CONTEXT_NEAR = 0.1
 #: What a word of place around a name ("in Idlib", "Idlib province") adds to its confidence.
@@ -45,24 +54,19 @@ class Toponyms(Mentions):
         self.typed = []
         kept = self._accepted()
 
-        # Pass 1: the story's focus, from the mentions that need no context.
-        focus, centre = self._focus(kept)
-        names = [(m.key, m.candidates) for m, _cue in kept]
-        near = support(names, lambda c: self._score(c, focus, centre))
-        # Pass 1b: the focus again, from each name's place in the context of the others
-        # ("Paris" beside "Henry County" and "Murray" is Paris, Tennessee).
-        focus, centre = self._focus(
-            kept,
-            lambda m, c: self._score(c, None, None) + CONTEXT_WEIGHT * near.get((m.key, c.ref), 0),
-        )
-        near = support(names, lambda c: self._score(c, focus, centre))
+        focus, centre, near, national = self._context(kept)
 
         # Pass 2: resolve in context; weak GeoNames matches need a cue or the focus region.
         toponyms: list[Toponym] = []
         for m, cue in kept:
 
-            def score(c: Candidate, key: str = m.key) -> float:
-                return self._score(c, focus, centre) + CONTEXT_WEIGHT * near.get((key, c.ref), 0.0)
+            def score(c: Candidate, key: str = m.key, m: Mention = m) -> float:
+                return (
+                    self._score(c, focus, centre)
+                    + self._level(m, c)
+                    + CONTEXT_WEIGHT * near.get((key, c.ref), 0.0)
+                    + COUNTRY_WEIGHT * national.get((key, c.ref), 0.0)
+                )
 
             def local(c: Candidate, key: str = m.key) -> bool:
                 """In the story's region: its focus, or close to its other places."""
@@ -150,6 +154,59 @@ class Toponyms(Mentions):
         if c.country == focus:
             return True
         return centre is not None and great_circle_km(c.lat, c.lon, *centre) <= FOCUS_RADIUS_KM
+
+    def _context(
+        self, kept: list[tuple[Mention, bool]]
+    ) -> tuple[
+        str | None,
+        tuple[float, float] | None,
+        dict[tuple[str, str], float],
+        dict[tuple[str, str], float],
+    ]:
+        """The story's focus and centre, and each candidate's support by the other names:
+        by places nearby (:func:`.context.support`) and by country (``country_support``)."""
+        # Pass 1: the story's focus, from the mentions that need no context.
+        level = {(m.key, c.ref): self._level(m, c) for m, _cue in kept for c in m.candidates}
+        focus, centre = self._focus(kept, lambda m, c: self._prior(m, c))
+        names = [(m.key, m.candidates) for m, _cue in kept]
+
+        def prior(key: str, c: Candidate) -> float:
+            return self._score(c, focus, centre) + level.get((key, c.ref), 0.0)
+
+        near = support(names, prior)
+        # The countries of the story's other names ("Georgia" beside "Tbilisi").
+        national = country_support(names, prior)
+        # Pass 1b: the focus again, from each name's place in the context of the others
+        # ("Paris" beside "Henry County" and "Murray" is Paris, Tennessee).
+        focus, centre = self._focus(
+            kept,
+            lambda m, c: (
+                self._prior(m, c)
+                + CONTEXT_WEIGHT * near.get((m.key, c.ref), 0)
+                + COUNTRY_WEIGHT * national.get((m.key, c.ref), 0)
+            ),
+        )
+        near = support(names, prior)
+        return focus, centre, near, national
+
+    def _prior(self, m: Mention, c: Candidate) -> float:
+        """``c``'s score for ``m`` before the story's focus is known."""
+        return self._score(c, None, None) + self._level(m, c)
+
+    @staticmethod
+    def _level(m: Mention, c: Candidate) -> float:
+        """A country's lead over the towns of its name ("Egypt", not Egypt, Texas, in a US
+        story about Cairo): :data:`COUNTRY_LEVEL`, unless a first-level region has that
+        name too ("Georgia"), which only the story's other places tell apart; a city's of a
+        million people or more (its main name): :data:`CITY_LEVEL`."""
+        if c.kind == "geonames" and c.primary and c.population >= 1_000_000:
+            return CITY_LEVEL
+        if c.feature != "country":
+            return 0.0
+        rival = any(
+            r.kind == "region" and r.feature == "admin1" and r.primary for r in m.candidates
+        )
+        return 0.0 if rival else COUNTRY_LEVEL
 
     @staticmethod
     def _score(c: Candidate, focus: str | None, centre: tuple[float, float] | None) -> float:

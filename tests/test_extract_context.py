@@ -1,0 +1,45 @@
+"""Resolution in context (routes.extract.context and the country lead), on invented text."""
+
+from __future__ import annotations
+
+from routes.extract import extract
+from routes.extract.context import country_support
+from routes.extract.gazetteer import Candidate
+
+
+def town(ref: str, country: str, lat: float, lon: float) -> Candidate:
+    return Candidate(ref, ref, lat, lon, "populated place", country, "geonames", True, 1000)
+
+
+def test_country_support_is_the_share_of_the_other_names_in_each_country() -> None:
+    names = [
+        ("georgia", [town("ge", "GE", 42.0, 43.5), town("us-ga", "US", 32.7, -83.4)]),
+        ("tbilisi", [town("tbilisi", "GE", 41.7, 44.8)]),
+        ("batumi", [town("batumi", "GE", 41.6, 41.6)]),
+    ]
+    share = country_support(names, lambda key, c: 0.5)
+    assert share[("georgia", "ge")] == 1.0
+    assert share[("georgia", "us-ga")] == 0.0
+    assert share[("tbilisi", "tbilisi")] == 0.75  # half of Georgia's weight is the state's
+
+
+def test_a_country_beats_a_small_town_of_its_name_in_a_us_story() -> None:
+    text = (
+        "The US and Egypt signed an accord in Washington. US officials said Egypt "
+        "would host the talks next year."
+    )
+    got = {t.text: t.place for t in extract(text).toponyms}
+    assert got["Egypt"].feature == "country" and got["Egypt"].country == "EG"
+
+
+def test_georgia_is_the_state_beside_atlanta_and_the_country_beside_tbilisi() -> None:
+    state = extract("Georgia lawmakers met in Atlanta and Macon, Georgia, on Monday.")
+    country = extract("Russian troops left Georgia; Tbilisi and Gori were quiet.")
+    assert {t.place.country for t in state.toponyms if t.text == "Georgia"} == {"US"}
+    assert {t.place.country for t in country.toponyms if t.text == "Georgia"} == {"GE"}
+
+
+def test_a_world_city_beats_a_small_town_of_its_name_without_local_context() -> None:
+    text = "Flights from the US to Moscow start in May, US officials said."
+    got = {t.text: t.place for t in extract(text).toponyms}
+    assert got["Moscow"].country == "RU"
