@@ -134,6 +134,41 @@ def test_driver_memory_does_not_grow_with_records(tmp_path: Path) -> None:
     assert grown < records_mb, f"the driver grew {grown} MB for {records_mb:.0f} MB of records"
 
 
+#: Peak RSS above the imports, MB, of reading a corpus as the driver does (or whole).
+_READ = (
+    "import re, sys\n"
+    "from pathlib import Path\n"
+    "from routes.corpus.stories import read_stories, scan_stories\n"
+    "def hwm():\n"
+    "    return int(re.search(r'VmHWM:\\s+(\\d+)', Path('/proc/self/status').read_text())[1])\n"
+    "base = hwm()\n"
+    "scan = sys.argv[2] == 'scan'\n"
+    "kept = scan_stories(sys.argv[1], 'code') if scan else read_stories(sys.argv[1])\n"
+    "print(round((hwm() - base) / 1024))\n"
+)
+
+
+def test_the_driver_reads_a_jsonl_corpus_without_its_texts(tmp_path: Path) -> None:
+    """What the driver keeps of each story of a JSON-lines corpus (id, hash, length, line
+    offset) against the stories themselves, at two sizes."""
+    sizes, result = (2_000, 8_000) if QUICK else (8_000, 32_000), {}
+    for n in sizes:
+        source = synthetic(tmp_path / f"{n}.jsonl", n)
+        for how in ("scan", "whole"):
+            command = [sys.executable, "-c", _READ, str(source), how]
+            done = subprocess.run(
+                command, capture_output=True, text=True, check=True, env=SHELL_ENV
+            )
+            result[f"{how} {n}"] = int(done.stdout.split()[-1])
+    per_story = {h: (result[f"{h} {sizes[1]}"] - result[f"{h} {sizes[0]}"]) / (sizes[1] - sizes[0])
+                 for h in ("scan", "whole")}  # fmt: skip
+    result |= {f"{h}_kb_per_story": round(v * 1024, 2) for h, v in per_story.items()}
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "corpus-read.json").write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+    assert per_story["scan"] < per_story["whole"] / 4
+
+
 def measure(source: Path, out: Path, workers: int) -> dict[str, Any]:
     report = run_corpus(source, out, workers=workers)
     assert report.extracted == report.stories

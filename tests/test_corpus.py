@@ -120,6 +120,25 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, runner: CliRunner) -> 
     assert result.exit_code == 2 and "no such file" in result.output
 
 
+def test_a_jsonl_corpus_is_scanned_without_keeping_its_texts(tmp_path: Path) -> None:
+    """The driver keeps a story's id, hash, length and line offset; texts are read back."""
+    from routes.corpus.stories import read_stories, scan_stories
+
+    lines = STORIES.read_text(encoding="utf-8").splitlines()
+    crlf = tmp_path / "crlf.jsonl"
+    crlf.write_bytes(("\r\n".join([lines[3], "", *reversed(lines[:3])]) + "\r\n").encode())
+    for path in (STORIES, crlf):
+        corpus = scan_stories(path, "code", sample=4)
+        assert all(isinstance(e.where, int) for e in corpus.entries)
+        assert [e.id for e in corpus.entries] == sorted(e.id for e in corpus.entries)
+        assert corpus.load(corpus.entries[::-1]) == read_stories(path, sample=4)[::-1]
+    parquet = tmp_path / "stories.parquet"
+    pd.DataFrame([json.loads(line) for line in lines]).to_parquet(parquet)
+    held = scan_stories(parquet, "code").entries  # Parquet: the stories are kept whole
+    assert [e.hash for e in held] == [e.hash for e in scan_stories(STORIES, "code").entries]
+    assert all(isinstance(e.where, dict) for e in held)
+
+
 def test_a_folder_of_text_files_and_a_parquet_file_are_stories(
     tmp_path: Path, one_worker: str
 ) -> None:
@@ -266,6 +285,56 @@ def test_a_run_on_some_stories_then_on_all_streams_what_a_fresh_run_writes(
     head = [json.dumps(r, ensure_ascii=False) for r in records[:4]]
     assert (out / "stories.jsonl").read_text(encoding="utf-8").splitlines() == head
     assert fewer.flows == len(flows.merge_flows(records[:4]))
+
+
+def test_each_people_figure_is_tallied_by_the_stories_reporting_it(
+    tmp_path: Path, one_worker: str
+) -> None:
+    """A second desk repeats desk-001's "about 3,000": that figure has two stories."""
+    lines = STORIES.read_text(encoding="utf-8").splitlines()
+    again = json.loads(lines[0]) | {"id": "desk-101", "publisher": "Second Desk"}
+    (tmp_path / "stories.jsonl").write_text("\n".join([*lines, json.dumps(again)]) + "\n")
+    run_corpus(tmp_path / "stories.jsonl", tmp_path / "out", scheduler=one_worker)
+    flows = gpd.read_parquet(tmp_path / "out" / "flows.parquet")
+    aleppo = flows[flows.origin_name == "Eastern Aleppo"].iloc[0]
+    assert json.loads(aleppo.people_figures) == [
+        {"value": 3000, "n_stories": 2, "stories": ["desk-001", "desk-101"],
+         "qualifiers": ["about"]},
+        {"value": 8000, "n_stories": 1, "stories": ["desk-002"], "qualifiers": ["more than"]},
+    ]  # fmt: skip
+    csv = pd.read_csv(tmp_path / "out" / "flows.csv")
+    rows = csv[csv.flow_id == aleppo.flow_id]
+    assert set(rows.people_figures) == {"3000 (2 stories); 8000 (1 story)"}
+    html = (tmp_path / "out" / "map.html").read_text(encoding="utf-8")
+    assert "People, by stories" in html and "3,000 (2 stories); 8,000 (1 story)" in html
+
+
+def test_a_corpus_run_never_fetches_roads(tmp_path: Path, one_worker: str) -> None:
+    """Its map draws straight flow lines: no process of the run imports osmnx or
+    routes.network (so no Overpass query, however wide the corpus), and with every proxy
+    at a closed port it still writes all its files."""
+    from distributed import Client
+
+    code = (
+        "import sys\n"
+        "from routes.corpus import run_corpus\n"
+        "if __name__ == '__main__':\n"
+        "    run_corpus(sys.argv[1], sys.argv[2], scheduler=sys.argv[3])\n"
+        "    print(sorted(m for m in ('osmnx', 'routes.network') if m in sys.modules))\n"
+    )
+    closed = f"http://127.0.0.1:{free_port()}"
+    proxies = {name: closed for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY")}
+    env = os.environ | proxies | {k.lower(): v for k, v in proxies.items()}
+    command = [sys.executable, "-c", code, str(STORIES), str(tmp_path / "out"), one_worker]
+    run = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split()[-1] == "[]"
+    assert all((tmp_path / "out" / name).is_file() for name in OUTPUTS)
+    with Client(one_worker, timeout="30s") as client:
+        imported = client.run(
+            lambda: [m for m in ("osmnx", "routes.network") if m in sys.modules]
+        )  # fmt: skip
+    assert imported and all(found == [] for found in imported.values()), imported
 
 
 def test_routes_map_maps_a_corpus_flows_file(

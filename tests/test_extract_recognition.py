@@ -48,3 +48,21 @@ def test_streets_are_typed_and_placed_at_the_nearest_town() -> None:
     assert streets["Wichita Drive"].confidence < town.confidence
     assert "Wichita" not in {t.text for t in got.all_toponyms()}
     assert all(t.type == "literal" for t in got.toponyms)  # the drafter never sees streets
+
+
+def test_a_town_before_a_title_a_party_letter_and_a_saint() -> None:
+    got = extract(
+        "The council met in Gainesville, Florida. Gainesville Mayor Myrtle Figueras spoke. "
+        "State Sen. Robert Ford, D-Charleston, said he would come on St. Patrick's Day."
+    )
+    found = {t.text: t for t in got.all_toponyms()}
+    assert found["Gainesville"].type in {"literal", "embedded"}
+    assert sum(t.text == "Gainesville" for t in got.all_toponyms()) == 2
+    assert found["Charleston"].place.country == "US"
+    assert "St. Patrick" not in found and "Patrick" not in found
+
+
+def test_a_country_named_with_its_adjective_is_one_name() -> None:
+    got = found("The Russian Federation and the Syrian Arab Republic signed it.")
+    assert got["Russian Federation"] == ("Russia", "RU")
+    assert got["Syrian Arab Republic"][1] == "SY"

@@ -20,18 +20,26 @@ from routes._io import atomic_path, inside, write_atomically
 from routes.corpus.cache import contribution
 from routes.text import safe_cell
 
-__all__ = ["FLOW_CSV_COLUMNS", "FLOW_FIELDS", "merge_contributions", "merge_flows", "write_outputs"]
+__all__ = [
+    "FLOW_CSV_COLUMNS",
+    "FLOW_FIELDS",
+    "merge_contributions",
+    "merge_flows",
+    "people_figures",
+    "tally_text",
+    "write_outputs",
+]
 
 #: ``flows.csv``: flowmap.blue's ``origin,dest,count,time`` (count = stories reporting the
 #: flow on that day), then what stands behind the count.
-FLOW_CSV_COLUMNS = ["origin", "dest", "count", "time", "people_max", "n_publishers", "flow_id",
-                    "origin_name", "dest_name"]  # fmt: skip
+FLOW_CSV_COLUMNS = ["origin", "dest", "count", "time", "people_max", "people_figures",
+                    "n_publishers", "flow_id", "origin_name", "dest_name"]  # fmt: skip
 
 #: A flow's fields, as :func:`merge_flows` returns them and ``flows.parquet`` stores them.
 FLOW_FIELDS = ("flow_id", "origin", "dest", "origin_name", "dest_name", "origin_lat",
                "origin_lon", "dest_lat", "dest_lon", "date_start", "date_end", "dates",
-               "n_stories", "n_publishers", "people_min", "people_max", "stories", "publishers",
-               "claims", "evidence", "sources")  # fmt: skip
+               "n_stories", "n_publishers", "people_min", "people_max", "people_figures",
+               "stories", "publishers", "claims", "evidence", "sources")  # fmt: skip
 
 
 def merge_flows(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -90,6 +98,7 @@ def _flow(
         "n_publishers": len(publishers),
         "people_min": min(people) if people else None,
         "people_max": max(people) if people else None,
+        "people_figures": people_figures(claims),
         "stories": sorted({r["story"] for r in reports}),
         "publishers": publishers,
         "claims": claims,
@@ -98,6 +107,35 @@ def _flow(
             {k: r[k] for k in ("story", "publisher", "url", "date", "who")} for r in reports
         ],
     }
+
+
+def people_figures(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tally of a flow's people claims: each figure, how many stories report it (and
+    which, with what qualifiers), the most reported first, then the larger."""
+    by_value: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for claim in claims:
+        if claim["kind"] == "people":
+            by_value[claim["value"]].append(claim)
+    tally = [
+        {
+            "value": value,
+            "n_stories": len({c["story"] for c in said}),
+            "stories": sorted({c["story"] for c in said}),
+            "qualifiers": sorted({c["qualifier"] for c in said if c["qualifier"]}),
+        }
+        for value, said in by_value.items()
+    ]
+    return sorted(tally, key=lambda t: (-t["n_stories"], -t["value"]))
+
+
+def tally_text(tally: list[dict[str, Any]], *, thousands: bool = False) -> str:
+    """A tally as one line: ``"8000 (2 stories); 3000 (1 story)"`` (``8,000`` with
+    ``thousands``)."""
+    parts = []
+    for t in tally:
+        value = f"{t['value']:,}" if thousands else str(t["value"])
+        parts.append(f"{value} ({t['n_stories']} {'story' if t['n_stories'] == 1 else 'stories'})")
+    return "; ".join(parts)
 
 
 def write_outputs(folder: Path, merged: list[dict[str, Any]]) -> list[Path]:
@@ -117,7 +155,15 @@ def write_outputs(folder: Path, merged: list[dict[str, Any]]) -> list[Path]:
 
 
 #: Columns kept as JSON text in ``flows.parquet`` (lists of records).
-_JSON_COLUMNS = ("dates", "stories", "publishers", "claims", "evidence", "sources")
+_JSON_COLUMNS = (
+    "dates",
+    "stories",
+    "publishers",
+    "claims",
+    "evidence",
+    "sources",
+    "people_figures",
+)
 
 
 def _write_parquet(path: Path, merged: list[dict[str, Any]]) -> Path:
@@ -153,13 +199,15 @@ def _flowmap_tables(merged: list[dict[str, Any]]) -> tuple[Any, Any]:
                 {"id": f[end], "name": f[f"{end}_name"], "lat": f[f"{end}_lat"],
                  "lon": f[f"{end}_lon"]},
             )  # fmt: skip
+        tally = tally_text(f["people_figures"])
         per_day: dict[str, set[str]] = defaultdict(set)
         for s in f["sources"]:
             per_day[s["date"] or ""].add(s["story"])
         for day in sorted(per_day):
             rows.append(
                 {"origin": f["origin"], "dest": f["dest"], "count": len(per_day[day]),
-                 "time": day, "people_max": f["people_max"], "n_publishers": f["n_publishers"],
+                 "time": day, "people_max": f["people_max"], "people_figures": tally,
+                 "n_publishers": f["n_publishers"],
                  "flow_id": f["flow_id"], "origin_name": f["origin_name"],
                  "dest_name": f["dest_name"]}
             )  # fmt: skip

@@ -49,6 +49,11 @@ _GAZETTEERS = {
 }
 
 
+#: The columns a flows file must have (``people_figures`` came later and is derived from
+#: ``claims``, so a file written before it still maps).
+_NEEDED = [c for c in FLOW_FIELDS if c != "people_figures"]
+
+
 def is_flows_file(source: str | Path) -> bool:
     """Whether ``source`` names a Parquet file (which ``routes map`` reads as corpus flows)."""
     return str(source).lower().endswith(".parquet")
@@ -107,13 +112,13 @@ def _read(path: Path) -> list[dict[str, Any]]:
     except Exception as exc:  # pyarrow's own ArrowInvalid, OSError…
         raise UsageError(f"cannot read {path} as Parquet ({type(exc).__name__}); "
                          "pass the flows.parquet routes corpus wrote") from None  # fmt: skip
-    missing = [c for c in FLOW_FIELDS if c not in table.column_names]
+    missing = [c for c in _NEEDED if c not in table.column_names]
     if missing:
         raise UsageError(
             f"{path} is not a routes corpus flows file (no {', '.join(missing[:3])} "
             "column); pass DIR/flows.parquet from routes corpus, or a scenario YAML"
         )
-    rows: list[dict[str, Any]] = table.select(list(FLOW_FIELDS)).to_pylist()
+    rows: list[dict[str, Any]] = table.select(_NEEDED).to_pylist()
     if not rows:
         raise UsageError(f"{path}: no flows in it (its stories report no movement between "
                          "two places); nothing to map")  # fmt: skip

@@ -162,6 +162,7 @@ def _add_timeline(m: folium.Map, merged: list[dict[str, Any]], peak: int) -> Any
 
 def _popup(f: dict[str, Any]) -> str:
     """The flow's popup: counts, dates, every claim with its source, every story."""
+    from routes.corpus.flows import tally_text
     from routes.render import escape
 
     dates = f["date_start"] and (
@@ -173,6 +174,8 @@ def _popup(f: dict[str, Any]) -> str:
         ("Publishers", ", ".join(f["publishers"]) or "not given"),
         ("Dates", dates or "not stated"),
     ]
+    if f["people_figures"]:
+        rows.append(("People, by stories", tally_text(f["people_figures"], thousands=True)))
     for c in f["claims"]:
         value = " ".join(filter(None, [c["qualifier"], f"{c['value']:,}", c["kind"]]))
         rows.append(("Claim", f"{value}, according to {c['according_to']} (story {c['story']})"))

@@ -11,6 +11,7 @@ the next run reuses them and drafts only what was unfinished.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import time
 from collections.abc import Callable, Iterator
@@ -23,12 +24,15 @@ from routes._io import inside
 from routes.corpus import cache as cache_files
 from routes.corpus import flows as flow_tables
 from routes.corpus.cache import Index
-from routes.corpus.stories import PARTITION_CHARS, code_key, partitions, read_stories, story_hash
+from routes.corpus.stories import PARTITION_CHARS, Corpus, Entry, code_key, partitions, scan_stories
 from routes.errors import UsageError
 
-__all__ = ["Report", "run_corpus"]
+__all__ = ["IN_FLIGHT_PER_WORKER", "Report", "run_corpus"]
 
 log = logging.getLogger("routes")
+
+#: Partitions sent to each worker ahead of its results (the rest wait, texts unread).
+IN_FLIGHT_PER_WORKER = 3
 
 #: Called with (stories done, stories to do) as partitions finish.
 Progress = Callable[[int, int], None]
@@ -79,13 +83,12 @@ def run_corpus(
     started = time.perf_counter()
     if workers is not None and workers < 1:
         raise UsageError(f"--workers must be at least 1, not {workers}")
-    stories = read_stories(source, sample=sample)
     folder = Path(output)
     cache = (folder / "cache" / code_key()).resolve()  # the workers' path to it too
-    hashes = [story_hash(s, cache.name) for s in stories]
+    corpus = scan_stories(source, cache.name, sample=sample)
+    hashes = [e.hash for e in corpus.entries]
     index = cache_files.scan(cache, set(hashes))
-    todo = [s for s, h in zip(stories, hashes, strict=True) if h not in index.where]
-    del stories  # of a finished story the driver keeps its hash, not its text
+    todo = [e for e in corpus.entries if e.hash not in index.where]
     report = Report(len(hashes), len(hashes) - len(todo), len(todo), 0, 0, 0, workers or 0, 0.0)
     if todo:
         with _client(workers, scheduler) as client:
@@ -93,13 +96,16 @@ def run_corpus(
             report.dashboard = _dashboard(client)
             if on_cluster is not None:
                 on_cluster(report.dashboard)
-            parts = partitions(todo, report.workers, chars=partition_chars)
+            parts = partitions(todo, report.workers, chars=partition_chars, length=_chars)
             report.partitions = len(parts)
-            del todo
             drafting = time.perf_counter()
-            _compute(client, parts, index, progress)
+            _compute(client, parts, corpus, index, progress)
             report.drafting_seconds = time.perf_counter() - drafting
             report.memory = _memory(client)
+    missing = sum(h not in index.where for h in hashes)
+    if missing:  # its texts were read back after the scan: the file changed meanwhile
+        raise UsageError(f"{missing} stories changed in {source} during the run; run again "
+                         "(the finished partitions are kept)")  # fmt: skip
     report.failed = index.failed
     merged = flow_tables.merge_contributions(cache_files.contributions(index))
     report.flows = len(merged)
@@ -109,27 +115,41 @@ def run_corpus(
     return report
 
 
+def _chars(entry: Entry) -> int:
+    return entry.chars
+
+
 def _compute(
-    client: Any, parts: list[list[dict[str, Any]]], index: Index, progress: Progress | None
+    client: Any, parts: list[list[Entry]], corpus: Corpus, index: Index, progress: Progress | None
 ) -> None:
-    """Draft every partition on the cluster; each worker caches its partition as it finishes."""
+    """Draft every partition on the cluster; each worker caches its partition as it finishes.
+
+    A few partitions per worker are in flight at a time, their texts read from the corpus
+    as they go out, so neither the driver nor the scheduler holds every text at once.
+    """
     from distributed import as_completed
 
     from routes.corpus.work import draft_partition, extract_story
 
     cache, code = index.cache, index.cache.name
     cache.mkdir(parents=True, exist_ok=True)
-    futures = {
-        client.submit(draft_partition, part, str(cache), code, pure=False): part for part in parts
-    }
+    waiting, futures = iter(parts), {}
+
+    def send(part: list[Entry]) -> Any:
+        future = client.submit(draft_partition, corpus.load(part), str(cache), code, pure=False)
+        futures[future] = part
+        return future
+
+    window = IN_FLIGHT_PER_WORKER * max(1, len(client.scheduler_info()["workers"]))
+    running = as_completed([send(part) for part in itertools.islice(waiting, window)])
     total, finished = sum(map(len, parts)), 0
-    for future in as_completed(futures):
+    for future in running:
         part = futures.pop(future)
         if future.status == "error":  # a worker died on it: each story alone, once
             log.warning("a partition failed (%s); drafting its stories one by one",
                         type(future.exception()).__name__)  # fmt: skip
-            records = [_alone(client, extract_story, story) for story in part]
-            summary = cache_files.store(cache, [story_hash(s, code) for s in part], records)
+            records = [_alone(client, extract_story, story) for story in corpus.load(part)]
+            summary = cache_files.store(cache, [e.hash for e in part], records)
         else:
             summary = future.result()
         if not (cache / f"{summary['name']}.jsonl").is_file():
@@ -138,6 +158,9 @@ def _compute(
                 "give --output a folder the workers share, at the same path"
             )
         index.add(summary["name"], summary["stories"])
+        following = next(waiting, None)
+        if following is not None:
+            running.add(send(following))
         finished += len(part)
         if progress is not None:
             progress(finished, total)

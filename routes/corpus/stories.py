@@ -12,25 +12,35 @@ import hashlib
 import itertools
 import json
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from routes import datasets
 from routes.errors import UsageError
 
 __all__ = [
     "FIELDS",
+    "JSONL",
     "PARTITION_CHARS",
+    "Corpus",
+    "Entry",
     "code_key",
     "partitions",
     "read_stories",
+    "scan_stories",
     "story_hash",
 ]
 
+T = TypeVar("T")
+
 #: The fields a story may have; ``id`` and ``text`` are required.
 FIELDS = ("id", "text", "date", "publisher", "url")
+
+#: The suffixes of a JSON-lines corpus.
+JSONL = (".jsonl", ".ndjson", ".json")
 
 #: A partition holds about this many characters of text (some seconds of extraction).
 PARTITION_CHARS = 150_000
@@ -53,40 +63,104 @@ def read_stories(path: str | Path, *, sample: int | None = None) -> list[dict[st
         raise UsageError(f"{path}: no such file or folder; pass a .jsonl, .parquet or a folder")
     elif path.suffix.lower() == ".parquet":
         raw = _read_parquet(path)
-    elif path.suffix.lower() in {".jsonl", ".ndjson", ".json"}:
+    elif path.suffix.lower() in JSONL:
         raw = _read_jsonl(path)
     else:
         raise UsageError(f"{path}: stories must be .jsonl, .parquet or a folder of .txt files")
     stories = [_story(record, f"{path} story {n}") for n, record in enumerate(raw, start=1)]
-    stories.sort(key=lambda s: s["id"])
-    for a, b in itertools.pairwise(stories):
-        if a["id"] == b["id"]:
-            raise UsageError(f"{path}: two stories have the id {a['id']!r}; ids must be unique")
-    if not stories:
+    return _by_id(path, stories, lambda s: str(s["id"]), sample)
+
+
+@dataclass(slots=True)
+class Entry:
+    """One story of a :class:`Corpus`: id, content hash, text length, and where it is."""
+
+    id: str
+    hash: str
+    chars: int
+    where: int | dict[str, Any]  # its line's byte offset in a JSON-lines file, or the story
+
+
+@dataclass
+class Corpus:
+    """A corpus's stories by id, with their texts left in the file when it is JSON lines.
+
+    What the driver keeps of a story is its :class:`Entry` (a hundred bytes or two); the
+    texts of a JSON-lines corpus are read back, partition by partition, by :meth:`load`.
+    """
+
+    path: Path
+    entries: list[Entry]
+
+    def load(self, entries: list[Entry]) -> list[dict[str, Any]]:
+        """The stories of ``entries``, in their order."""
+        offsets = [e.where for e in entries if isinstance(e.where, int)]
+        if not offsets:
+            return [e.where for e in entries if isinstance(e.where, dict)]
+        stories = []
+        with self.path.open("rb") as f:
+            for entry, offset in zip(entries, offsets, strict=True):
+                f.seek(offset)
+                record = json.loads(f.readline().decode("utf-8"))
+                stories.append(_story(record, f"{self.path} (id {entry.id!r})"))
+        return stories
+
+
+def scan_stories(path: str | Path, code: str, *, sample: int | None = None) -> Corpus:
+    """:func:`read_stories`, keeping of each story its :class:`Entry` (hash under ``code``).
+
+    A JSON-lines file is read a line at a time and its texts are not kept; the same
+    errors as :func:`read_stories` are raised.
+    """
+    path = Path(path)
+    if path.suffix.lower() not in JSONL or path.is_dir() or not path.exists():
+        stories = read_stories(path, sample=sample)
+        entries = [Entry(s["id"], story_hash(s, code), len(s["text"]), s) for s in stories]
+        return Corpus(path, entries)
+    entries = []
+    for n, (offset, record) in enumerate(_jsonl_records(path), start=1):
+        story = _story(record, f"{path} story {n}")
+        entries.append(Entry(story["id"], story_hash(story, code), len(story["text"]), offset))
+    return Corpus(path, _by_id(path, entries, lambda e: e.id, sample))
+
+
+def _by_id(path: Path, items: list[T], key: Callable[[T], str], sample: int | None) -> list[T]:
+    """``items`` sorted by id, checked to be some and to have unique ids; the first ``sample``."""
+    items.sort(key=key)
+    for a, b in itertools.pairwise(items):
+        if key(a) == key(b):
+            raise UsageError(f"{path}: two stories have the id {key(a)!r}; ids must be unique")
+    if not items:
         raise UsageError(f"{path}: no stories in it")
-    return stories[:sample] if sample is not None else stories
+    return items[:sample] if sample is not None else items
 
 
 def _read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
     """The file's stories, a line at a time (never the whole file in memory at once)."""
+    return (record for _, record in _jsonl_records(path))
+
+
+def _jsonl_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(byte offset of its line, record) for each story line of a JSON-lines file."""
     try:
-        with path.open(encoding="utf-8") as lines:
-            yield from _parse_lines(path, lines)
+        with path.open("rb") as f:
+            offset = 0
+            for n, raw in enumerate(f, start=1):
+                at, offset = offset, offset + len(raw)
+                line = raw.decode("utf-8")
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise UsageError(
+                        f"{path} line {n}: not JSON ({exc.msg}); one story a line"
+                    ) from None
+                if not isinstance(record, dict):
+                    raise UsageError(f"{path} line {n}: a story is a JSON object with id and text")
+                yield at, record
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {path}: {exc}") from None
-
-
-def _parse_lines(path: Path, lines: Iterable[str]) -> Iterator[dict[str, Any]]:
-    for n, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"{path} line {n}: not JSON ({exc.msg}); one story a line") from None
-        if not isinstance(record, dict):
-            raise UsageError(f"{path} line {n}: a story is a JSON object with id and text")
-        yield record
 
 
 def _read_parquet(path: Path) -> list[dict[str, Any]]:
@@ -172,13 +246,18 @@ def code_key() -> str:
 
 
 def partitions(
-    stories: list[dict[str, Any]], workers: int, *, chars: int = PARTITION_CHARS
-) -> list[list[dict[str, Any]]]:
-    """Consecutive slices of ``stories``: about ``chars`` characters of text each, and at
-    least :data:`PARTITIONS_PER_WORKER` per worker while there are stories to share."""
+    stories: list[T],
+    workers: int,
+    *,
+    chars: int = PARTITION_CHARS,
+    length: Callable[[T], int] = lambda s: len(s["text"]),  # type: ignore[index]
+) -> list[list[T]]:
+    """Consecutive slices of ``stories`` (dicts, or anything ``length`` measures): about
+    ``chars`` characters of text each, and at least :data:`PARTITIONS_PER_WORKER` per
+    worker while there are stories to share."""
     if not stories:
         return []
-    total = sum(len(s["text"]) for s in stories)
+    total = sum(map(length, stories))
     count = max(math.ceil(total / chars), PARTITIONS_PER_WORKER * max(1, workers))
     size = max(1, math.ceil(len(stories) / count))
     return [stories[i : i + size] for i in range(0, len(stories), size)]

@@ -17,7 +17,7 @@ import numpy as np
 from routes.distance import great_circle
 from routes.extract.gazetteer import Candidate
 
-__all__ = ["CONTEXT_RADIUS_KM", "support"]
+__all__ = ["CONTEXT_RADIUS_KM", "country_support", "support"]
 
 #: Distance at which a neighbour's vote falls to 1/e, km.
 CONTEXT_RADIUS_KM = 150.0
@@ -27,6 +27,51 @@ TOP = 12
 TEMPERATURE = 0.5
 #: Levels too large to say where nearby places are.
 _TOO_BIG = {"country", "continent"}
+
+
+def _weights(cands: Sequence[Candidate], prior: Callable[[Candidate], float]) -> np.ndarray:
+    """Softmax of the prior scores: how likely each candidate is on its own."""
+    scores = np.array([prior(c) for c in cands])
+    weights = np.exp((scores - scores.max()) / TEMPERATURE)
+    return weights / weights.sum()
+
+
+def country_support(
+    names: Sequence[tuple[str, Sequence[Candidate]]],
+    prior: Callable[[Candidate], float],
+) -> dict[tuple[str, str], float]:
+    """``(name key, candidate ref)`` → the share of the story's other names in its country.
+
+    Each other name (counted once however often it is used) gives its weight to the
+    countries its candidates lie in, as :func:`support` gives it to places nearby; a
+    country's share is its weight over the other names. "Georgia" beside "Tbilisi" and
+    "Georgian" is the country; beside "Atlanta" and "Fulton County", the US state.
+    """
+    groups: dict[str, dict[str, float]] = {}
+    for key, cands in names:
+        if key in groups or not cands:
+            continue
+        ranked = sorted(cands, key=prior, reverse=True)[:TOP]
+        share: dict[str, float] = {}
+        for c, w in zip(ranked, _weights(ranked, prior), strict=True):
+            if c.country:
+                share[c.country] = share.get(c.country, 0.0) + float(w)
+        groups[key] = share
+    found: dict[tuple[str, str], float] = {}
+    if len(groups) < 2:
+        return found
+    total: dict[str, float] = {}
+    for share in groups.values():
+        for iso, w in share.items():
+            total[iso] = total.get(iso, 0.0) + w
+    others = len(groups) - 1
+    for key, cands in names:
+        own = groups.get(key, {})
+        for c in cands:
+            if c.country:
+                vote = total.get(c.country, 0.0) - own.get(c.country, 0.0)
+                found[(key, c.ref)] = vote / others
+    return found
 
 
 def support(
@@ -43,9 +88,7 @@ def support(
         # The weights are shared with the countries and continents the name may mean ("China"
         # the country, or China, Maine), which vote for nowhere in particular.
         ranked = sorted(cands, key=prior, reverse=True)[:TOP]
-        scores = np.array([prior(c) for c in ranked])
-        weights = np.exp((scores - scores.max()) / TEMPERATURE)
-        weights /= weights.sum()
+        weights = _weights(ranked, prior)
         local = [k for k, c in enumerate(ranked) if c.feature not in _TOO_BIG]
         if local:
             groups.append((key, [ranked[k] for k in local], weights[local]))

@@ -38,6 +38,7 @@ __all__ = [
     "NAME_PREFIXES",
     "ORG_HEADS",
     "ORIGIN_VERBS",
+    "PARTY_LETTERS",
     "PEOPLE_NOUNS",
     "PERSON_TITLES",
     "PLACE_HEADS",
@@ -147,6 +148,9 @@ STREET_ABBREVIATIONS = frozenset(_words("st rd ave blvd"))
 #: "Idlib province" or "Kansas City"'s "city" (as LGL annotates them: 208 "X County" spans
 #: with the head, 1 without).
 NAMED_HEADS = frozenset(_words("county river valley mountains"))
+
+#: US party letters written before a politician's home ("D-Charleston", "R-Ohio").
+PARTY_LETTERS = frozenset(["D", "R", "I"])
 
 #: Direction words that qualify a place ("eastern Aleppo").
 DIRECTIONS = frozenset(

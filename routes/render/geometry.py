@@ -55,15 +55,20 @@ def simplified(
         lean = lean[[*columns, lean.geometry.name]]
     lean = lean.copy()
     to_local, to_lonlat = local_projection(lean)
-    drawn = []
-    for geom in lean.geometry:
-        if geom is None or geom.is_empty or geom.geom_type not in {"LineString", "MultiLineString"}:
-            drawn.append(geom)
-            continue
-        line = shapely.line_merge(geom) if geom.geom_type == "MultiLineString" else geom
-        local = shapely.transform(line, to_local)
-        lonlat = shapely.transform(shapely.simplify(local, tolerance_m), to_lonlat)
-        drawn.append(_rounded(lonlat, precision))
+    drawn = list(lean.geometry)
+    at = [
+        i
+        for i, geom in enumerate(drawn)
+        if geom is not None
+        and not geom.is_empty
+        and geom.geom_type in {"LineString", "MultiLineString"}
+    ]
+    lines = [drawn[i] for i in at]
+    lines = [shapely.line_merge(g) if g.geom_type == "MultiLineString" else g for g in lines]
+    if lines:  # every line's points projected in one call each way
+        local = shapely.simplify(shapely.transform(lines, to_local), tolerance_m)
+        for i, lonlat in zip(at, shapely.transform(local, to_lonlat), strict=True):
+            drawn[i] = _rounded(lonlat, precision)
     lean[lean.geometry.name] = drawn
     return lean
 

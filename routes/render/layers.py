@@ -56,10 +56,10 @@ def add_basemaps(m: folium.Map) -> None:
     import folium
     import xyzservices.providers as xyz
 
-    tiles = [
-        folium.TileLayer(xyz.query_name(provider), name=name, show=i == 0).add_to(m)
-        for i, (name, provider) in enumerate(BASEMAPS.items())
-    ]
+    tiles = []
+    for i, (name, provider) in enumerate(BASEMAPS.items()):
+        group, _, variant = provider.partition(".")  # by key: query_name flattens them all
+        tiles.append(folium.TileLayer(xyz[group][variant], name=name, show=i == 0).add_to(m))
     blank = folium.FeatureGroup(name=NO_BASEMAP, overlay=False, show=False).add_to(m)
     # Offline, the first tile that fails switches the map to the no-basemap view.
     m.add_child(
