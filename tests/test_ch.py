@@ -179,3 +179,32 @@ def test_cli_avoid_with_the_hierarchy(runner: Any, helsinki_scenario: Path, tmp_
     assert via_ch[direct]["length_km"] > first.length_km
     for a, b in zip(via_dijkstra, via_ch, strict=True):
         assert a["travel_time_h"] == pytest.approx(b["travel_time_h"], abs=1e-5)
+
+
+def test_hierarchy_saved_beside_the_graph_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Contracted once, saved as checked arrays beside the graph's cache entry, read back by
+    the next run; a saved hierarchy that does not check out is contracted again."""
+    from routes import settings
+    from routes.network.store import read_npz, write_npz
+
+    monkeypatch.setattr(settings, "cache_dir", tmp_path / "cache")
+    caplog.set_level("INFO", logger="routes")
+    _, first = network.osm_columns(helsinki_pbf())
+    _check_against_dijkstra(first, "travel_time", seed=4)
+    saved = list((tmp_path / "cache" / "graphs").glob("*.ch-travel_time.npz"))
+    assert len(saved) == 1 and "contracting" in caplog.text
+    caplog.clear()
+    _, second = network.osm_columns(helsinki_pbf())
+    _check_against_dijkstra(second, "travel_time", seed=4)
+    assert "contracting" not in caplog.text  # read, not contracted
+    arrays = {k: np.array(v) for k, v in read_npz(saved[0]).items()}
+    shortcut = np.flatnonzero(~arrays["forward/original"])
+    assert len(shortcut)
+    arrays["forward/weight"][shortcut[0]] += 1  # a well-formed file, a wrong hierarchy
+    write_npz(saved[0], arrays)
+    _, third = network.osm_columns(helsinki_pbf())
+    _check_against_dijkstra(third, "travel_time", seed=4)
+    assert "unusable (a shortcut's weight is not the sum of its arcs')" in caplog.text
+    assert "contracting" in caplog.text

@@ -526,7 +526,7 @@ def _cached(
     fails to load is built again, with a warning; with ``lazy``, only what the router
     needs is checked now, and each column when first read.
     """
-    from routes.network.store import RoadArrays, write_npz
+    from routes.network.store import RoadArrays, saved_hierarchies, write_npz
     from routes.routing import backend
 
     path = cache_path(key)
@@ -546,6 +546,7 @@ def _cached(
         )
     else:
         arrays, router = RoadArrays.from_networkx(built), backend.for_graph(built)
+    router.hierarchy_cache = saved_hierarchies(path)  # beside the entry
     columns = arrays.arrays()
     columns.update({f"router/{k}": v for k, v in router.arrays().items()})
     private_dir(path.parent.parent)
@@ -557,7 +558,7 @@ def _cached(
 def _load_entry(path: Path, *, lazy: bool = False) -> tuple[RoadArrays, Router] | None:
     """The columns and router cached at ``path``; None (with a one-line warning if the entry
     exists but is broken) when there is none to use."""
-    from routes.network.store import RoadArrays, read_npz
+    from routes.network.store import RoadArrays, read_npz, saved_hierarchies
     from routes.routing import backend
 
     if not path.is_file():
@@ -567,6 +568,7 @@ def _load_entry(path: Path, *, lazy: bool = False) -> tuple[RoadArrays, Router] 
         router = backend.Router.from_saved(
             {k[len("router/") :]: arrays[k] for k in arrays if k.startswith("router/")}
         )
+        router.hierarchy_cache = saved_hierarchies(path)
         return RoadArrays.from_arrays(arrays), router
     except (OSError, ValueError) as exc:
         log.warning("graph cache entry %s is unusable (%s); building it again", path.name, exc)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import mmap
 import struct
 import zipfile
@@ -28,13 +29,18 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
-from routes._io import open_binary_atomically
+from routes._io import open_binary_atomically, write_atomically
 
 if TYPE_CHECKING:
     import networkx as nx
     from numpy.typing import NDArray
 
-__all__ = ["MISSING", "RoadArrays", "read_npz", "write_npz"]
+    from routes.routing.backend import Router
+    from routes.routing.ch import Hierarchy
+
+__all__ = ["MISSING", "RoadArrays", "read_npz", "saved_hierarchies", "write_npz"]
+
+log = logging.getLogger("routes")
 
 #: Edge and node attributes kept as float64 columns when every element has a float.
 FLOAT_COLUMNS = ("length", "travel_time", "speed_kph", "x", "y")
@@ -334,6 +340,43 @@ def write_npz(path: str | Path, arrays: Mapping[str, NDArray[Any]]) -> None:
             raise ValueError(f"array {name!r} holds Python objects; store data only")
     with open_binary_atomically(path) as f:
         np.savez(f, allow_pickle=False, **{name: np.asarray(a) for name, a in arrays.items()})
+
+
+def saved_hierarchies(entry: Path) -> Callable[[Router, str], Hierarchy]:
+    """A router's ``hierarchy_cache`` for the graph cached at ``entry``: each weight's
+    contraction hierarchy is kept beside it as checked arrays (``<entry>.ch-<weight>.npz``,
+    RoutingKit's file field by field, never the file itself), read back if it checks out,
+    else contracted and saved."""
+
+    def load_or_contract(router: Router, weight: str) -> Hierarchy:
+        import tempfile
+
+        from routingkit_ch import ContractionHierarchy
+
+        from routes.routing.ch import Hierarchy, integer_weights, join_native, split_native
+
+        file = entry.with_name(f"{entry.stem}.ch-{weight}.npz")
+        graph = (router.indptr, router.indices, router.weights[weight], weight)
+        with tempfile.TemporaryDirectory() as tmp:
+            native = Path(tmp) / "hierarchy.ch"
+            if file.is_file():
+                try:
+                    n, integers = len(router.ids), integer_weights(graph[2], weight)
+                    write_atomically(native, join_native(read_npz(file), n, integers))
+                    return Hierarchy(*graph, native=ContractionHierarchy.load_file(str(native)))
+                except (OSError, ValueError, RuntimeError) as exc:
+                    log.warning("saved hierarchy %s is unusable (%s); contracting again",
+                                file.name, exc)  # fmt: skip
+            hierarchy = Hierarchy(*graph)
+            hierarchy.native.save_file(str(native))
+            arrays = split_native(native.read_bytes(), hierarchy.weights)
+        try:
+            write_npz(file, arrays)
+        except OSError as exc:
+            log.warning("cannot save the hierarchy beside the graph cache (%s)", exc)
+        return hierarchy
+
+    return load_or_contract
 
 
 def read_npz(path: str | Path, *, lazy: bool = False) -> Mapping[str, NDArray[Any]]:

@@ -36,6 +36,8 @@ import numpy as np
 from routes.distance import great_circle
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import networkx as nx
     from numpy.typing import ArrayLike, NDArray
     from scipy.sparse import csr_array
@@ -108,6 +110,9 @@ class Router:
     _ch: bool = field(default=False, repr=False)
     _hierarchies: dict[str, Hierarchy] = field(default_factory=dict, repr=False)
     _base: Router | None = field(default=None, repr=False)
+    #: Where hierarchies are kept, if anywhere: ``(router, weight)`` → the hierarchy, read
+    #: or contracted (routes.network saves them beside the graph's cache entry).
+    hierarchy_cache: Callable[[Router, str], Hierarchy] | None = field(default=None, repr=False)
 
     # --- building; to and from arrays (the graph cache in routes.network stores them) --------
 
@@ -462,19 +467,17 @@ class Router:
         self._base = None if base is self else base
 
     def hierarchy(self, weight: str = "travel_time") -> Hierarchy:
-        """The contraction hierarchy of one weight, contracted on first use."""
+        """The contraction hierarchy of one weight, contracted on first use (or, with a
+        ``hierarchy_cache``, read from where it was saved)."""
         if weight not in self._hierarchies:
-            import logging
-
             from routes.routing.ch import Hierarchy
 
             if weight not in self.weights:
                 raise KeyError(f"weight {weight!r} is not compiled; have {sorted(self.weights)}")
-            logging.getLogger("routes").info(
-                "contraction hierarchy: contracting %d node pairs (%s)", self.edges, weight
-            )
-            self._hierarchies[weight] = Hierarchy(
-                self.indptr, self.indices, self.weights[weight], weight
+            self._hierarchies[weight] = (
+                self.hierarchy_cache(self, weight)
+                if self.hierarchy_cache is not None
+                else Hierarchy(self.indptr, self.indices, self.weights[weight], weight)
             )
         return self._hierarchies[weight]
 
