@@ -19,7 +19,7 @@ from routes.places.candidates import (
     candidates,
 )
 from routes.places.curated import Curated, curated_gazetteer
-from routes.places.geocoder import REGION_MARGIN_DEG, Geocoder, Match
+from routes.places.geocoder import NEAR_MARGIN_DEG, Geocoder, Match
 from routes.places.geonames import GeoName, geonames_db, geonames_in
 from routes.places.index import NameIndex, base_confidences
 from routes.places.names import normalize, skeleton
@@ -27,7 +27,7 @@ from routes.places.names import normalize, skeleton
 __all__ = [
     "ALTERNATE_NAME_PENALTY",
     "CONFIDENCE",
-    "REGION_MARGIN_DEG",
+    "NEAR_MARGIN_DEG",
     "SIMILAR_SPELLING_FACTOR",
     "Candidate",
     "Curated",

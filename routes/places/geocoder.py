@@ -18,12 +18,14 @@ from routes.places.geonames import Bounds, geonames_in
 from routes.places.names import normalize
 from routes.scenario import Place, Scenario
 
-__all__ = ["REGION_MARGIN_DEG", "Geocoder", "Match"]
+__all__ = ["NEAR_MARGIN_DEG", "Geocoder", "Match"]
 
 log = logging.getLogger("routes")
 
 #: How far around a scenario's places GeoNames candidates count as "in the region", degrees.
-REGION_MARGIN_DEG = 1.0
+#: Wider than :data:`routes.network.REGION_MARGIN_DEG` (what the roads cover): a name's
+#: candidates up to about 100 km beyond the places still belong to the story.
+NEAR_MARGIN_DEG = 1.0
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,7 @@ class Geocoder:
         the story's own record of a name wins.
         """
         west, south, east, north = scenario.bounds()
-        m = REGION_MARGIN_DEG
+        m = NEAR_MARGIN_DEG
         own = {normalize(n) for p in scenario.places for n in [p.name, *p.aliases]}
         others = [
             p

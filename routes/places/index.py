@@ -18,7 +18,7 @@ from routes.distance import great_circle_km
 from routes.places import regions
 from routes.places.candidates import SAME_PLACE_KM, match_confidence, town_confidences
 from routes.places.curated import CuratedPlace, curated_places
-from routes.places.geocoder import REGION_MARGIN_DEG
+from routes.places.geocoder import NEAR_MARGIN_DEG
 from routes.places.geonames import geonames_in, geonames_named_all
 from routes.places.names import normalize
 from routes.scenario import Place
@@ -155,7 +155,7 @@ class NameIndex:
     def _curated_country(self, place: Place, names_by_iso: dict[str, list[str]]) -> str | None:
         """ISO code of a curated place: by name for countries, else the nearest GeoNames town's.
 
-        Towns are searched within :data:`routes.places.geocoder.REGION_MARGIN_DEG` of the
+        Towns are searched within :data:`routes.places.geocoder.NEAR_MARGIN_DEG` of the
         place (the one region margin of name lookups; 0.3° before, same result for every
         bundled place).
         """
@@ -165,7 +165,7 @@ class NameIndex:
                 if keys & {normalize(n) for n in names}:
                     return iso
             return None
-        m = REGION_MARGIN_DEG
+        m = NEAR_MARGIN_DEG
         towns = geonames_in((place.lon - m, place.lat - m, place.lon + m, place.lat + m))
         if not towns:
             return None
