@@ -18,7 +18,6 @@ import typer
 from typer.core import TyperGroup
 
 from routes import __version__, settings
-from routes._io import inside
 from routes.errors import RoutesError, UsageError
 from routes.options import ExportFormat, NetworkChoice, Search, Weight
 
@@ -291,37 +290,36 @@ def _log_to_stderr(level: int) -> Callable[[], None]:
     return restore
 
 
-def _draft_refusal(story: Scenario) -> str:
-    """Why ``routes map`` will not map this draft without ``--draft``, and what to do."""
-    review = len(story.review)
-    why = "has no date" if story.story.date is None else f"has {review} review items"
-    return (
-        f"the scenario {story.story.id} is a draft: it {why}; pass --date to routes "
-        "extract (or resolve the review items), or --draft to map it as a draft"
-    )
+def _pipeline_options(routing: _Routing) -> dict[str, Any]:
+    """The routing options as :func:`routes.pipeline.route_scenario` names them."""
+    return {
+        "osm": routing.osm,
+        "network": routing.network,
+        "offline": routing.offline,
+        "weight": routing.weight,
+        "alternatives": routing.alternatives,
+        "avoid": routing.avoid,
+        "max_snap_km": routing.max_snap,
+        "search": routing.router,
+    }
 
 
 def _route(scenario: str | Scenario, routing: _Routing) -> Run:
     """Route through the pipeline; say its warnings; under ``--strict`` a gap is exit 1."""
     from routes import pipeline
 
-    run = pipeline.route_scenario(
-        scenario,
-        osm=routing.osm,
-        network=routing.network,
-        offline=routing.offline,
-        weight=routing.weight,
-        alternatives=routing.alternatives,
-        avoid=routing.avoid,
-        max_snap_km=routing.max_snap,
-        search=routing.router,
-    )
-    for warning in run.warnings:
+    run = pipeline.route_scenario(scenario, **_pipeline_options(routing))
+    _report(run.warnings, complete=run.complete, strict=routing.strict)
+    return run
+
+
+def _report(warnings: list[str], *, complete: bool, strict: bool) -> None:
+    """Say the run's warnings; under ``--strict`` a corridor without a route is exit 1."""
+    for warning in warnings:
         _say(f"warning: {warning}")
-    if routing.strict and not run.complete:
+    if strict and not complete:
         _say("error: --strict: some corridors have no route", typer.colors.RED)
         raise typer.Exit(1)
-    return run
 
 
 @app.command("map")
@@ -338,34 +336,31 @@ def map_command(
     png_size: PngSizeOption = "1600x1000",
     draft: DraftOption = False,
 ) -> None:
-    """Route the scenario's corridors (or a corpus's flows.parquet) and write an HTML map."""
-    from routes import render
-    from routes import scenario as scenarios
-    from routes.corpus import mapping as corpus_maps
+    """Route the scenario's corridors (or a corpus's flows.parquet) and write an HTML map.
+
+    A page whose inputs (scenario, options, network source, code, libraries) have not
+    changed since the run that wrote it is left as it is.
+    """
+    from routes import pipeline
 
     with _user_errors():
         size = _size(png_size)
-        flows = corpus_maps.is_flows_file(scenario)  # a corpus result: drafts by nature
-        story = corpus_maps.flows_scenario(scenario) if flows else scenarios.load(scenario)
-        if story.is_draft and not draft and not flows:
-            raise UsageError(_draft_refusal(story))
-        run = _route(story, routing)
-        m = render.build_map(
-            run.scenario,
-            run.corridors,
-            alternatives=run.alternatives,
-            network=run.network,
-            avoided=run.avoided,
-            animate=not static,
-        )
-        path = render.save(
-            m,
-            output or inside(settings.output_dir, f"{run.scenario.story.id}.html"),
+        page = pipeline.map_page(
+            scenario,
+            output,
+            draft=draft,
             self_contained=self_contained,
+            animate=not static,
+            strict=routing.strict,
+            **_pipeline_options(routing),
         )
+        _report(page.warnings, complete=page.complete, strict=routing.strict)
+        assert page.path is not None  # written, or --strict stopped above
         if png is not None:
-            render.save_png(path, png, size=size)
-    typer.echo(str(path))
+            from routes import render
+
+            render.save_png(page.path, png, size=size)
+    typer.echo(str(page.path))
     if png is not None:
         typer.echo(str(png))
 

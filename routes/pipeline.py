@@ -1,16 +1,33 @@
-"""Load → network → route: the one place that runs the stages in order.
+"""Load → network → route → draw: the one place that runs the stages in order.
 
 The CLI, notebooks and scripts call :func:`route_scenario` and get a :class:`Run`
-back; what a person should be told comes back as data (``Run.warnings``), never printed.
+back, or :func:`map_page` and get the :class:`Page` it wrote; what a person should be
+told comes back as data (``warnings``), never printed.
+
+A map page is a pure function of its inputs (the scenario file, the options, the
+network's source, this package's code and data, the installed libraries), so
+:func:`map_page` remembers, per digest of those inputs, the digest of the page they
+gave: when the file at the output path still has that digest, the page is up to date
+and nothing is loaded, routed or drawn. The record holds digests and warnings only
+(never the page), so a planted record can at most make a run skip writing a file that
+is already, byte for byte, the page those inputs give.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from routes import columns
+from routes import columns, datasets, settings
+from routes._io import inside, private_dir, write_atomically
 from routes.errors import ScenarioError, UsageError
 from routes.options import NetworkChoice, Search, Weight
 
@@ -20,7 +37,9 @@ if TYPE_CHECKING:
 
     from routes.scenario import Scenario
 
-__all__ = ["NO_CORRIDORS", "Run", "route_scenario"]
+__all__ = ["NO_CORRIDORS", "Page", "Run", "map_page", "route_scenario"]
+
+log = logging.getLogger("routes")
 
 #: Why a scenario without corridors (a draft, see ARCHITECTURE.md) cannot be routed.
 NO_CORRIDORS = (
@@ -104,6 +123,201 @@ def route_scenario(
         else None
     )
     return Run(story, G, routed, extra, _warnings(routed), areas)
+
+
+@dataclass(frozen=True)
+class Page:
+    """A map page :func:`map_page` wrote, or found up to date."""
+
+    #: None when ``strict`` kept a map with unrouted corridors from being written.
+    path: Path | None
+    warnings: list[str]
+    complete: bool
+    #: The file at ``path`` was already the page these inputs give: nothing was redone.
+    unchanged: bool = False
+
+
+def map_page(
+    scenario: str | Path,
+    output: str | Path | None = None,
+    *,
+    draft: bool = False,
+    self_contained: bool = False,
+    animate: bool = True,
+    strict: bool = False,
+    **routing: Any,
+) -> Page:
+    """Route a scenario (or a corpus's ``flows.parquet``) and write its HTML map.
+
+    Parameters
+    ----------
+    scenario
+        A scenario file, the id of a bundled one, ``"-"`` for stdin, or a ``routes
+        corpus`` result's ``flows.parquet``.
+    output
+        The HTML file; by default ``<settings.output_dir>/<story id>.html``.
+    draft
+        Map a draft (undated, or with review items); refused otherwise.
+    self_contained, animate
+        See :func:`routes.render.save` and :func:`routes.render.build_map`.
+    strict
+        Write nothing when a corridor has no route.
+    **routing
+        The options of :func:`route_scenario`.
+    """
+    key = _inputs_key(scenario, routing | {"draft": draft, "self_contained": self_contained,
+                                           "animate": animate})  # fmt: skip
+    if key is not None and (page := _up_to_date(key, output)) is not None:
+        return page
+    with _logged_warnings() as logged:
+        run = route_scenario(_draftable(scenario, draft), **routing)
+        if strict and not run.complete:
+            return Page(None, run.warnings, complete=False)
+        from routes import render
+
+        m = render.build_map(
+            run.scenario,
+            run.corridors,
+            alternatives=run.alternatives,
+            network=run.network,
+            avoided=run.avoided,
+            animate=animate,
+        )
+        story = run.scenario.story.id
+        path = render.save(
+            m, output or inside(settings.output_dir, f"{story}.html"), self_contained=self_contained
+        )
+    if key is not None:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        record = {"story": story, "page": digest, "logged": logged, "warnings": run.warnings,
+                  "complete": run.complete}  # fmt: skip
+        write_atomically(_record_path(key), json.dumps(record).encode("utf-8"))
+    return Page(path, run.warnings, run.complete)
+
+
+def _draftable(source: str | Path, draft: bool) -> Scenario:
+    """The scenario to map: a corpus's flows (drafts by nature) or a scenario, which
+    must not be a draft unless ``draft``."""
+    from routes import scenario as scenarios
+    from routes.corpus import mapping
+
+    if mapping.is_flows_file(source):
+        return mapping.flows_scenario(source)
+    story = scenarios.load(source)
+    if story.is_draft and not draft:
+        review = len(story.review)
+        why = "has no date" if story.story.date is None else f"has {review} review items"
+        raise UsageError(
+            f"the scenario {story.story.id} is a draft: it {why}; pass --date to routes "
+            "extract (or resolve the review items), or --draft to map it as a draft"
+        )
+    return story
+
+
+@contextmanager
+def _logged_warnings() -> Iterator[list[str]]:
+    """The warnings the library logs inside the ``with``, as lines (to say again later)."""
+    said: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            said.append(record.getMessage())
+
+    handler = Keep(logging.WARNING)
+    log.addHandler(handler)
+    try:
+        yield said
+    finally:
+        log.removeHandler(handler)
+
+
+def _inputs_key(source: str | Path, options: dict[str, Any]) -> str | None:
+    """A digest of everything a map page depends on; None when that includes the network
+    (a download may happen) or stdin, which are never taken as unchanged."""
+    network = NetworkChoice(options.get("network", NetworkChoice.AUTO))
+    osm = options.get("osm")
+    if str(source) == "-" or (
+        osm is None and network != NetworkChoice.PROXY and not options.get("offline")
+    ):
+        return None
+    path = Path(source)
+    if not path.is_file():
+        try:
+            path = datasets.get_path(str(source))
+        except UsageError:
+            return None  # the real run says what is wrong
+    files = [path, *(Path(options[k]) for k in ("osm", "avoid") if options.get(k) is not None)]
+    if not all(f.is_file() for f in files):
+        return None
+    stored = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns)
+                    for p in settings.osm_dir.glob("*") if p.is_file())  # fmt: skip
+    inputs = {
+        "files": [_digest(f) for f in files],
+        "options": {k: str(v) for k, v in sorted(options.items())},
+        "stored extracts": stored,
+        "code": _code_digest(),
+        "libraries": _installed(),
+        "python": sys.version,
+    }
+    return hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()
+
+
+def _up_to_date(key: str, output: str | Path | None) -> Page | None:
+    """The page these inputs gave last time, if the output file is still exactly it;
+    the warnings its run gave are logged again."""
+    try:
+        record = json.loads(_record_path(key).read_text(encoding="utf-8"))
+        path = Path(output or inside(settings.output_dir, f"{record['story']}.html"))
+        if not path.is_file() or _digest(path, full=True) != record["page"]:
+            return None
+        logged, warnings = _lines(record["logged"]), _lines(record["warnings"])
+        complete = bool(record["complete"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    log.info("%s is up to date (same scenario, options, network, code and libraries)", path)
+    for line in logged:
+        log.warning("%s", line)
+    return Page(path, warnings, complete, unchanged=True)
+
+
+def _lines(said: list[Any]) -> list[str]:
+    """Warnings read back from a record, printable characters only (no terminal controls)."""
+    return ["".join(c for c in str(line) if c.isprintable()) for line in said]
+
+
+def _record_path(key: str) -> Path:
+    return private_dir(settings.cache_dir / "pages") / f"{key}.json"
+
+
+def _digest(path: Path, *, full: bool = False) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest() if full else h.hexdigest()[:32]
+
+
+def _code_digest() -> str:
+    """This package's source and bundled data (stored OSM extracts aside: see the key)."""
+    h = hashlib.sha256()
+    roots = {Path(__file__).parent: "*.py", datasets.DATA_DIR: "*"}
+    for root, pattern in roots.items():
+        for path in sorted(root.rglob(pattern)):
+            if path.is_file() and settings.osm_dir not in path.parents:
+                h.update(f"{path.relative_to(root)}\0".encode())
+                h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def _installed() -> list[str]:
+    """Every installed distribution with its version (their ``.dist-info`` folder names)."""
+    return sorted(
+        entry.name
+        for folder in sys.path
+        if os.path.isdir(folder)
+        for entry in os.scandir(folder)
+        if entry.name.endswith((".dist-info", ".egg-info"))
+    )
 
 
 def _warnings(routed: gpd.GeoDataFrame) -> list[str]:

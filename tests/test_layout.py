@@ -107,7 +107,8 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"claims", "places", "routing"}),
     frozenset({"extract", "network"}),
     frozenset({"render", "export"}),
-    frozenset({"corpus", "pipeline"}),
+    frozenset({"corpus"}),
+    frozenset({"pipeline"}),
     frozenset({"cli"}),
     frozenset({"__main__"}),
 )
