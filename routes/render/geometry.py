@@ -87,6 +87,7 @@ def near_routes(
     per road edge, the two directions of a two-way road drawn once.
     """
     import geopandas as gpd
+    import numpy as np
     import pandas as pd
     import shapely
 
@@ -98,7 +99,8 @@ def near_routes(
     reach = shapely.transform(
         shapely.transform(shapely.union_all(lines), to_local).buffer(distance_m), to_lonlat
     )
-    near = edges.iloc[edges.sindex.query(reach, predicate="intersects")]
+    # in the graph's edge order, not the spatial index's (which depends on every edge)
+    near = edges.iloc[np.sort(edges.sindex.query(reach, predicate="intersects"))]
     # a two-way road is two edges, (u, v, k) and (v, u, k): draw it once
     road = pd.Series(
         [
