@@ -68,3 +68,12 @@ def write_yaml(path: Path, data: dict[str, Any]) -> Path:
     path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return path
 
+
+@pytest.fixture
+def graph_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Parsed road graphs go to a temporary cache, never the user's."""
+    from routes import settings
+
+    folder = tmp_path / "cache"
+    monkeypatch.setattr(settings, "cache_dir", folder)
+    return folder
