@@ -127,14 +127,23 @@ def road_arrays(
     columns.update(
         length=lengths, speed_kph=speed, travel_time=(lengths / 1000) / (speed / (60 * 60))
     )
-    del lengths, speed
-    for name, column in columns.items():
-        if isinstance(column, tuple):
-            columns[name] = (column[0][order], column[1])
-        else:
-            columns[name] = column[order]
-    offsets, xy = _geometry(chains, len(plain), order, x, y)
-    del chains, order
+    del lengths, speed, highway, maxspeed
+    for name in columns:
+        column = columns[name]
+        columns[name] = (
+            (column[0][order], column[1]) if isinstance(column, tuple) else column[order]
+        )
+        del column
+    counts = np.concatenate([np.zeros(len(plain), dtype=np.int64), chains.node_counts()])[order]
+    starts = np.concatenate(  # where each edge's nodes start in chains.nodes
+        [
+            np.zeros(len(plain), dtype=np.int64),
+            chains.seg_offsets[:-1] + np.arange(len(chains.start)),
+        ]
+    )[order]
+    del order
+    offsets, xy = _geometry(chains.nodes, starts, counts, x, y)
+    del chains, starts, counts
     nodes = np.flatnonzero(endpoint)
     return RoadArrays.from_columns(
         nodes=ids[nodes],
@@ -147,27 +156,22 @@ def road_arrays(
 
 
 def _geometry(
-    chains: _Chains,
-    plain: int,
-    order: NDArray[np.intp],
+    chain_nodes: NDArray[Any],
+    starts: NDArray[np.int64],
+    counts: NDArray[np.int64],
     x: NDArray[np.float64],
     y: NDArray[np.float64],
 ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
-    """The edges' geometry (``plain`` edges of one segment, none; then the chains, their
-    nodes' points) as offsets and points, the edges taken in ``order``."""
-    counts = np.concatenate([np.zeros(plain, dtype=np.int64), chains.node_counts()])
-    starts = np.concatenate(  # where each edge's nodes start in chains.nodes
-        [np.zeros(plain, dtype=np.int64), chains.seg_offsets[:-1] + np.arange(len(chains.start))]
-    )[order]
-    counts = counts[order]
+    """The edges' geometry as offsets and points: edge ``i`` the ``counts[i]`` nodes of
+    ``chain_nodes`` from ``starts[i]`` (none for an edge of one segment). ``starts`` is
+    reused."""
     offsets = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
-    starts -= offsets[:-1]  # a point's position in chains.nodes is its position in xy + this
-    at = np.repeat(starts, counts)
-    del starts, counts
-    xy = np.empty((len(at), 2))
+    starts -= offsets[:-1]  # a point's position in chain_nodes is its position in xy + this
+    xy = np.empty((int(offsets[-1]), 2))
     for lo in range(0, len(xy), 1 << 18):  # in slices: small temporaries
-        where = chains.nodes[at[lo : lo + (1 << 18)] + np.arange(lo, min(lo + (1 << 18), len(xy)))]
+        at = np.arange(lo, min(lo + (1 << 18), len(xy)))
+        where = chain_nodes[at + starts[np.searchsorted(offsets, at, side="right") - 1]]
         xy[lo : lo + len(where), 0], xy[lo : lo + len(where), 1] = x[where], y[where]
     return offsets, xy
 

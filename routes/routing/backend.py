@@ -615,12 +615,14 @@ class Router:
             bands, factors = np.array([np.inf]), np.array([2.0])
             if len(core) > 1 and ratio > 0:
                 picks = np.unique(core[np.linspace(0, len(core) - 1, PROFILE_SOURCES).astype(int)])
-                dist = dijkstra(self._matrix(weight), directed=True, indices=picks)
-                bound = np.stack([self.metres(int(p), core) for p in picks]) * ratio
-                cost = dist[:, core]
-                ok = np.isfinite(cost) & (bound > 0)
-                if ok.sum() >= PROFILE_BANDS:
-                    lbs, detours = bound[ok], cost[ok] / bound[ok]
+                found: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []
+                for p in picks.tolist():  # one search at a time: temporaries of one row
+                    cost = dijkstra(self._matrix(weight), directed=True, indices=p)[core]
+                    bound = self.metres(p, core) * ratio
+                    ok = np.isfinite(cost) & (bound > 0)
+                    found.append((bound[ok], cost[ok] / bound[ok]))
+                lbs, detours = (np.concatenate(parts) for parts in zip(*found, strict=True))
+                if len(lbs) >= PROFILE_BANDS:
                     quantiles = np.linspace(0, 1, PROFILE_BANDS + 1)[1:]
                     bands = np.quantile(lbs, quantiles)
                     bands[-1] = np.inf
