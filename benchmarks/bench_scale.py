@@ -11,7 +11,8 @@ checked and paged in, each column only when first read). Then the real command,
 ``synthetic_osm.write_grid_scenario``), cold (empty cache) and warm, whole runs: the
 interpreter, the libraries, the network, snapping, routing, measuring from the columns,
 printing; beside it the libraries alone (a bare interpreter importing what the command
-imports). Each run is its own process, so its peak RSS (``ru_maxrss``) is its own.
+imports). Each run is its own process; its peak RSS is its own (``VmHWM``: ``ru_maxrss``
+would count the pytest process it was forked from, which wrote the file).
 
 The file (``tests/synthetic_osm.py``) has about 2.35·side² edges: ~10⁵ in full mode,
 ~10⁴ quick; ``ROUTES_BENCH_SIDE=652`` gives issue 15's 10⁶ (the stock path then takes
@@ -39,11 +40,9 @@ from synthetic_osm import write_grid_scenario, write_road_grid
 SIDE = int(os.environ.get("ROUTES_BENCH_SIDE") or pick(206, 65))
 
 _MEMORY = """
-def rss_mb():  # resident now (VmRSS) and at the peak (ru_maxrss), MB
-    import resource
-    now = next(int(line.split()[1]) for line in open("/proc/self/status")
-               if line.startswith("VmRSS:"))
-    return now / 1024, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def rss_mb():  # resident now (VmRSS) and at the peak (VmHWM), MB
+    status = dict(line.split(":", 1) for line in open("/proc/self/status"))
+    return (int(status["VmRSS"].split()[0]) / 1024, int(status["VmHWM"].split()[0]) / 1024)
 """
 
 _STOCK = (
