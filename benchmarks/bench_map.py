@@ -31,7 +31,7 @@ from osm_support import helsinki_pbf
 
 from routes import network, render, scenario
 from routes.render import geometry
-from routes.routing import backend, corridors
+from routes.routing import RoadNetwork, corridors
 
 WEIGHT = "travel_time"
 ALTERNATIVES = 3
@@ -41,18 +41,18 @@ _LINE = re.compile(r"L\.polyline(?:\.antPath)?\(\s*(\[\[.*?\]\])", re.S)
 
 
 @pytest.fixture(scope="module")
-def routed(helsinki_scenario: Path) -> tuple[Any, nx.MultiDiGraph, list[list[int]]]:
-    """The scenario, the graph, and node routes: each corridor's best, then alternatives."""
+def routed(helsinki_scenario: Path) -> tuple[Any, RoadNetwork, list[list[int]]]:
+    """The scenario, the network, and node routes: each corridor's best, then alternatives."""
     story = scenario.load(helsinki_scenario)
     G = network.from_osm_file(helsinki_pbf())
-    router = backend.for_graph(G)
+    router = G.router
     node_routes = []
     for corridor in story.corridors:
         snap = corridors.snap_stops(G, story, corridor)
         best, _gap = router.route_through(snap.nodes, WEIGHT)
         assert best is not None
         kept = [best]
-        for route in corridors.candidate_routes(G, router, snap.nodes, WEIGHT):
+        for route in corridors.candidate_routes(G, snap.nodes, WEIGHT):
             if len(kept) > ALTERNATIVES:
                 break
             if all(
@@ -78,12 +78,12 @@ def _stock(G: nx.MultiDiGraph, node_routes: list[list[int]]) -> str:
     return _html(m)
 
 
-def _lines(G: nx.MultiDiGraph, node_routes: list[list[int]]) -> gpd.GeoDataFrame:
+def _lines(G: RoadNetwork, node_routes: list[list[int]]) -> gpd.GeoDataFrame:
     geometry = [corridors.measure_route(G, route, WEIGHT)["geometry"] for route in node_routes]
     return gpd.GeoDataFrame({"route": range(len(node_routes))}, geometry=geometry, crs=4326)
 
 
-def _ours(G: nx.MultiDiGraph, node_routes: list[list[int]]) -> tuple[str, gpd.GeoDataFrame]:
+def _ours(G: RoadNetwork, node_routes: list[list[int]]) -> tuple[str, gpd.GeoDataFrame]:
     lean = geometry.simplified(_lines(G, node_routes), columns=["route"])
     m = _empty_map()
     group = folium.FeatureGroup(name="Routes").add_to(m)
@@ -100,13 +100,14 @@ def _metres_apart(a: Any, b: Any) -> float:
 
 
 def test_route_geometry_per_route(
-    routed: tuple[Any, nx.MultiDiGraph, list[list[int]]], report: Callable[..., None]
+    routed: tuple[Any, RoadNetwork, list[list[int]]], report: Callable[..., None]
 ) -> None:
     _story, G, node_routes = routed
     n = len(node_routes)
     empty = len(_html(_empty_map()))
     rounds = pick(10, 3)
-    stock_s, stock_html = timed(lambda: _stock(G, node_routes), rounds=rounds)
+    graph = G.to_networkx()
+    stock_s, stock_html = timed(lambda: _stock(graph, node_routes), rounds=rounds)
     ours_s, (ours_html, lean) = timed(lambda: _ours(G, node_routes), rounds=rounds)
     full = _lines(G, node_routes)
     worst = max(_metres_apart(a, b) for a, b in zip(full.geometry, lean.geometry, strict=True))
@@ -126,7 +127,7 @@ def test_route_geometry_per_route(
 
 
 def test_app_map_route_geometry(
-    routed: tuple[Any, nx.MultiDiGraph, list[list[int]]], report: Callable[..., None]
+    routed: tuple[Any, RoadNetwork, list[list[int]]], report: Callable[..., None]
 ) -> None:
     """The page routes.render builds on the same corridors and alternatives."""
     story, G, _ = routed

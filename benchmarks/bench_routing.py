@@ -23,6 +23,7 @@ import osmnx as ox
 import pytest
 from conftest import at_least, ms, pick, timed
 
+from routes.routing import RoadArrays, RoadNetwork
 from routes.routing.backend import Router
 
 WEIGHT = "travel_time"
@@ -30,7 +31,7 @@ WEIGHT = "travel_time"
 
 @pytest.fixture(scope="module")
 def router(helsinki_all: nx.MultiDiGraph) -> Router:
-    return Router.from_graph(helsinki_all)
+    return RoadNetwork.from_networkx(helsinki_all).router
 
 
 def _pairs(router: Router, n: int, seed: int) -> tuple[list[int], list[int]]:
@@ -68,11 +69,12 @@ def _assert_same(G: nx.MultiDiGraph, ours: Any, theirs: Any) -> int:
 
 def test_graph_and_compile(helsinki_all: nx.MultiDiGraph, report: Callable[..., None]) -> None:
     G = helsinki_all
-    seconds, router = timed(lambda: Router.from_graph(G), rounds=pick(5, 2))
+    arrays = RoadArrays.from_networkx(G)
+    seconds, router = timed(lambda: RoadNetwork.from_arrays(arrays).router, rounds=pick(5, 2))
     assert router.edges > 5000
     report(
         f"compile router, Helsinki all ({len(G):,} nodes, {G.number_of_edges():,} edges)",
-        "networkx graph",
+        "the graph's columns",
         ms(seconds),
         f"{router.nbytes / router.edges:.0f} bytes/edge (2 weights)",
         "≤ 100 bytes/edge",
@@ -212,9 +214,10 @@ def test_scenario_corridors(
 ) -> None:
     """The Helsinki scenario's corridors: snap each stop, route through the waypoints."""
     from routes import scenario
-    from routes.routing import backend, corridors
+    from routes.routing import RoadNetwork, corridors
 
     G = helsinki_all
+    roads = RoadNetwork.from_networkx(G)  # what network.choose hands the pipeline
     story = scenario.load(helsinki_scenario)
     places = [[story.place(s) for s in c.stops] for c in story.corridors]
 
@@ -232,13 +235,11 @@ def test_scenario_corridors(
         return routes
 
     def ours() -> list[list[int] | None]:
-        router = backend.for_graph(G)
         return [
-            router.route_through(corridors.snap_stops(G, story, c).nodes, WEIGHT)[0]
+            roads.router.route_through(corridors.snap_stops(roads, story, c).nodes, WEIGHT)[0]
             for c in story.corridors
         ]
 
-    backend.for_graph(G)  # compiled once per graph (or loaded with it from the cache)
     stock_s, theirs = timed(stock, rounds=pick(5, 2), warmup=0)
     ours_s, mine = timed(ours, rounds=pick(20, 5))
     _assert_same(G, mine, theirs)

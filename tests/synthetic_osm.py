@@ -5,7 +5,8 @@ location, for the cases a real extract may lack and for scale. Each block side h
 shape node, so simplification has chains to merge; streets are ways of a few blocks,
 some split at a shape node (a chain across two ways with different tags); one-ways
 (``yes``, ``-1``), a roundabout-tagged street, ``maxspeed`` in km/h, mph, lists and
-implicit values, and road classes outside the speed table.
+implicit values, and road classes outside the speed table. :func:`write_grid_scenario`
+writes a small scenario whose places sit on such a grid, to run ``routes`` on it.
 """
 
 from __future__ import annotations
@@ -83,3 +84,75 @@ def _streets(
                 tags["junction"] = "roundabout"
             out.append((refs[start : start + cut + 1], tags))
     return out
+
+
+def write_grid_scenario(path: Path, side: int, *, blocks: int = 20) -> Path:
+    """Write a scenario YAML of three places on the ``side`` grid's corners, ``blocks``
+    apart around its middle (about 2 km), and two corridors: ``short`` (the first to the
+    second) and ``via`` (the third to the first through the second). Test routes on a
+    made-up grid, not reported movements."""
+    import yaml
+
+    middle = side // 2
+    spots = [
+        (middle, middle),
+        (middle + blocks, middle + blocks),
+        (middle - blocks, middle + blocks),
+    ]
+    note = "test route on a synthetic street grid; not a place, not a reported movement"
+    date = "2016-12-15"
+    source = {
+        "id": "synthetic",
+        "title": "Synthetic street grid (tests/synthetic_osm.py)",
+        "publisher": "routes test suite",
+        "date": date,
+    }
+    places = [
+        {
+            "id": f"corner-{n}",
+            "name": f"Corner {n}",
+            "role": "neighbourhood",
+            "lat": round(ORIGIN[1] + i * STEP, 6),
+            "lon": round(ORIGIN[0] + j * STEP, 6),
+            "source": "synthetic",
+            "detail": f"grid corner ({i}, {j})",
+        }
+        for n, (i, j) in enumerate(spots)
+    ]
+    corridor = {
+        "date": date,
+        "status": "reported",
+        "note": note,
+        "route_sources": [{"source": "synthetic", "detail": note}],
+    }
+    record = {
+        "story": {
+            "id": f"synthetic-grid-{side}",
+            "title": "Test corridors on a synthetic grid",
+            "publisher": "routes test suite",
+            "published": date,
+            "date": date,
+            "source": "synthetic",
+        },
+        "sources": [source],
+        "places": places,
+        "corridors": [
+            {
+                "id": "short",
+                "name": "Corner 0 to Corner 1",
+                "origin": "corner-0",
+                "destination": "corner-1",
+                **corridor,
+            },
+            {
+                "id": "via",
+                "name": "Corner 2 to Corner 0 via Corner 1",
+                "origin": "corner-2",
+                "waypoints": ["corner-1"],
+                "destination": "corner-0",
+                **corridor,
+            },
+        ],
+    }
+    path.write_text(yaml.safe_dump(record, sort_keys=False), encoding="utf-8")
+    return path

@@ -22,9 +22,10 @@ import pytest
 from osm_support import helsinki_pbf
 
 from routes import network, settings
-from routes.network.store import RoadArrays, read_npz, write_npz
+from routes.errors import NetworkError
+from routes.network.store import read_npz, write_npz
 from routes.render import geometry
-from routes.routing import backend
+from routes.routing import RoadArrays, RoadNetwork, backend
 from routes.routing.backend import Router
 
 #: Costs that differ by less than this (relative) are equal: sums in another order.
@@ -40,19 +41,14 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture(scope="module")
-def roads(helsinki_osm: Path) -> nx.MultiDiGraph:
+def roads(helsinki_graph_osmnx: nx.MultiDiGraph) -> nx.MultiDiGraph:
     """Every drivable and service road of the extract, as osmnx builds it, with travel times."""
-    G = ox.graph_from_xml(helsinki_osm)
-    speeds = network.HIGHWAY_SPEEDS_KPH
-    G = ox.routing.add_edge_speeds(G, hwy_speeds=speeds, fallback=speeds["road"])
-    G = ox.routing.add_edge_travel_times(G)
-    G.graph.update(network_source="osm", source="test", osm_date="")
-    return G
+    return helsinki_graph_osmnx
 
 
 @pytest.fixture(scope="module")
 def router(roads: nx.MultiDiGraph) -> Router:
-    return Router.from_graph(roads)
+    return RoadNetwork.from_networkx(roads).router
 
 
 def _cost(G: nx.MultiDiGraph, path: list[int], weight: str) -> float:
@@ -132,12 +128,12 @@ def test_distance_limits_never_change_a_route(
     origs, dests = [a for a, _ in pairs], [b for _, b in pairs]
     expected = router.paths(origs, dests)
     for factor in (1e-3, 1e6):
-        tight = Router.from_graph(roads)
+        tight = RoadNetwork.from_networkx(roads).router
         bands, factors = tight._profile("travel_time")
         tight._profiles["travel_time"] = (bands, np.full_like(factors, factor))
         assert tight.paths(origs, dests) == expected
     monkeypatch.setattr(backend, "BOUND_TRIES", 0)
-    assert Router.from_graph(roads).paths(origs, dests) == expected
+    assert RoadNetwork.from_networkx(roads).router.paths(origs, dests) == expected
 
 
 def test_route_through_waypoints(roads: nx.MultiDiGraph, router: Router) -> None:
@@ -177,7 +173,7 @@ def test_core_is_networkx_largest_strongly_connected_component(
 def test_nearest_equals_osmnx_nearest_nodes(roads: nx.MultiDiGraph, router: Router) -> None:
     core = roads.subgraph(router.ids[router.core()].tolist())
     rng = np.random.default_rng(6)
-    west, south, east, north = network.info(roads)["bbox"]
+    west, south, east, north = router.x.min(), router.y.min(), router.x.max(), router.y.max()
     lons, lats = rng.uniform(west, east, 50), rng.uniform(south, north, 50)
     theirs, their_dist = ox.distance.nearest_nodes(core, lons, lats, return_dist=True)
     ours, our_dist = router.nearest(lons, lats)
@@ -194,7 +190,7 @@ def test_cheapest_parallel_edge_and_no_self_loops() -> None:
     G.add_edge(20, 30, length=100.0, travel_time=5.0)
     G.add_edge(20, 20, length=1.0, travel_time=1.0)
     G.add_edge(10, 30, length=1000.0, travel_time=30.0)
-    r = Router.from_graph(G)
+    r = RoadNetwork.from_networkx(G).router
     assert r.edges == 3 and r.pairs == 4  # parallel edges once; the self-loop counted, unused
     assert r.path(10, 30, "travel_time") == [10, 20, 30]  # 10 + 5 < 30
     assert r.cost([10, 20, 30], "travel_time") == 15.0
@@ -252,16 +248,19 @@ def test_arrays_stored_and_mapped_back_give_the_same_router(router: Router, tmp_
     assert router.nbytes / router.edges < 100
 
 
-def test_for_graph_compiles_once_and_again_after_a_change(roads: nx.MultiDiGraph) -> None:
-    G = roads.copy()
-    first = backend.for_graph(G)
-    assert backend.for_graph(G) is first
-    u, v = next((u, v) for u, v in G.edges() if G.number_of_edges(u, v) == 1)
-    G.remove_edge(u, v)
-    second = backend.for_graph(G)
-    assert second is not first and second.edges == first.edges - 1
-    backend.forget(G)
-    assert backend.for_graph(G) is not second
+@pytest.mark.parametrize("weight", ["travel_time", "length"])
+def test_each_step_reads_the_edge_osmnx_picks(roads: nx.MultiDiGraph, weight: str) -> None:
+    """Of parallel edges a route takes the cheapest, and of equals the first (osmnx's pick,
+    ``min`` over ``G[u][v]``); the router names its row in the columns."""
+    net = RoadNetwork.from_networkx(roads)
+    uvk = list(roads.edges(keys=True))
+    for a, b in _pairs(net.router, 60, seed=8):
+        path = net.router.path(a, b, weight)
+        assert path is not None
+        rows = net.router.edge_rows(path, weight).tolist()
+        for (u, v), row in zip(itertools.pairwise(path), rows, strict=True):
+            key = min(roads[u][v], key=lambda k: roads[u][v][k][weight])
+            assert uvk[row] == (u, v, key)
 
 
 # --- the parsed-graph cache --------------------------------------------------------------------
@@ -295,18 +294,20 @@ def test_cache_holds_the_graph_and_its_router_as_data(
     assert entry.suffix == ".npz"
     with np.load(entry, allow_pickle=False) as z:  # plain arrays: numpy reads them without pickle
         assert {"nodes/id", "edges/u", "edges/v", "edges/float:length"} <= set(z.files)
-        assert z["edges/u"].shape == (G.number_of_edges(),)
-    compiled = backend.for_graph(G)
+        assert z["edges/u"].shape == (G.n_edges,)
+    compiled = G.router
 
     def no_compiling(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("the router was compiled again instead of read from the cache")
 
-    monkeypatch.setattr(Router, "from_graph", no_compiling)
+    monkeypatch.setattr(Router, "from_arrays", no_compiling)
     again = network.from_osm_file(pbf)
-    _same_graph(G, again)
-    loaded = backend.for_graph(again)
+    _same_graph(G.to_networkx(), again.to_networkx())
+    loaded = again.router
     assert np.array_equal(loaded.indices, compiled.indices)
-    assert np.array_equal(loaded.weights["travel_time"], compiled.weights["travel_time"])
+    for weight in backend.WEIGHTS:
+        assert np.array_equal(loaded.weights[weight], compiled.weights[weight])
+        assert np.array_equal(loaded.rows[weight], compiled.rows[weight])
 
 
 def test_to_networkx_gives_back_the_osmnx_graph(roads: nx.MultiDiGraph) -> None:
@@ -316,11 +317,19 @@ def test_to_networkx_gives_back_the_osmnx_graph(roads: nx.MultiDiGraph) -> None:
     _same_graph(roads, RoadArrays.from_arrays(arrays.arrays()).to_networkx())
 
 
+def _every_column(pbf: Path) -> nx.MultiDiGraph:
+    """The file's network with every column read (and so checked)."""
+    return network.from_osm_file(pbf).to_networkx()
+
+
 def test_cache_is_rebuilt_when_the_code_changes_or_an_entry_is_broken(
     cache_dir: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """An entry that fails to load is built again with a warning; a column that fails its
+    check when first read stops the run with one line and removes the entry, which the
+    next run builds again."""
     pbf = helsinki_pbf()
-    first = network.from_osm_file(pbf)
+    first = _every_column(pbf)
     [old] = _entries(cache_dir, "osm-*.npz")
     monkeypatch.setattr(network, "CACHE_FORMAT", network.CACHE_FORMAT + 1)
     network.from_osm_file(pbf)
@@ -328,29 +337,36 @@ def test_cache_is_rebuilt_when_the_code_changes_or_an_entry_is_broken(
     whole = new.read_bytes()
     middle = len(whole) // 2
     garbled = whole[:middle] + bytes([whole[middle] ^ 0xFF]) + whole[middle + 1 :]
-    for broken in (b"", b"broken", b"PK\x03\x04 not a zip", whole[:middle], garbled):
-        new.write_bytes(broken)
-        caplog.clear()
-        with caplog.at_level("WARNING", logger="routes"):
-            G = network.from_osm_file(pbf)
-        [warning] = [r.getMessage() for r in caplog.records]
-        assert new.name in warning and "building it again" in warning and "\n" not in warning
-        _same_graph(G, network.from_osm_file(pbf))
-        assert G.number_of_edges() == first.number_of_edges()
-        assert backend.for_graph(G).edges == backend.for_graph(first).edges
     with np.load(new, allow_pickle=False) as z:  # well-formed arrays that do not fit together
         arrays = {name: z[name] for name in z.files}
+    misfits = []
     for name, broken_column in (
         ("edges/u", arrays["edges/u"][:-1]),
         ("edges/geometry_offsets", arrays["edges/geometry_offsets"] + 1),
     ):
         with new.open("wb") as f:
             np.savez(f, **{**arrays, name: broken_column})
+        misfits.append(new.read_bytes())
+    stopped = []
+    for broken in (b"", b"broken", b"PK\x03\x04 not a zip", whole[:middle], garbled, *misfits):
+        new.write_bytes(broken)
         caplog.clear()
         with caplog.at_level("WARNING", logger="routes"):
-            G = network.from_osm_file(pbf)
-        assert "building it again" in caplog.text
-        assert G.number_of_edges() == first.number_of_edges()
+            try:
+                G = _every_column(pbf)
+            except NetworkError as exc:
+                assert new.name in str(exc) and "run again" in str(exc) and "\n" not in str(exc)
+                assert not new.exists() and not caplog.records
+                stopped.append(broken)
+                G = _every_column(pbf)  # built again, without a word
+                assert not caplog.records
+            else:
+                [warning] = [r.getMessage() for r in caplog.records]
+                assert new.name in warning and "building it again" in warning
+                assert "\n" not in warning
+        _same_graph(G, first)
+        assert new.is_file()
+    assert stopped[-2:] == misfits  # the router loads; a column fails when read
 
 
 class _Planted:
@@ -367,16 +383,16 @@ class _Planted:
 
 def test_a_planted_pickle_is_never_loaded(cache_dir: Path, tmp_path: Path) -> None:
     pbf = helsinki_pbf()
-    G = network.from_osm_file(pbf)
+    G = _every_column(pbf)
     [entry] = _entries(cache_dir, "osm-*.npz")
     marker = tmp_path / "pickle-ran"
     payload = pickle.dumps(_Planted(marker))
     entry.with_suffix(".pickle").write_bytes(payload)  # where the cache used to be
     entry.write_bytes(payload)
-    _same_graph(G, network.from_osm_file(pbf))
+    _same_graph(G, _every_column(pbf))
     with entry.open("wb") as f:  # an .npz whose member is a pickled object array
         np.savez(f, **{"meta": np.array([_Planted(marker)], dtype=object)})
-    _same_graph(G, network.from_osm_file(pbf))
+    _same_graph(G, _every_column(pbf))
     assert not marker.exists()
 
 
@@ -384,7 +400,7 @@ def test_a_planted_pickle_is_never_loaded(cache_dir: Path, tmp_path: Path) -> No
 
 
 @pytest.fixture(scope="module")
-def helsinki_routes(helsinki_scenario: Path) -> tuple[nx.MultiDiGraph, Any]:
+def helsinki_routes(helsinki_scenario: Path) -> tuple[RoadNetwork, Any]:
     from routes import scenario
     from routes.routing import corridors
 
@@ -394,7 +410,7 @@ def helsinki_routes(helsinki_scenario: Path) -> tuple[nx.MultiDiGraph, Any]:
 
 
 def test_simplified_lines_stay_near_the_route_and_are_small(
-    helsinki_routes: tuple[nx.MultiDiGraph, Any],
+    helsinki_routes: tuple[RoadNetwork, Any],
 ) -> None:
     import shapely
 
@@ -420,12 +436,12 @@ def test_simplified_lines_stay_near_the_route_and_are_small(
 
 
 def test_near_routes_keeps_the_roads_around_the_corridors(
-    helsinki_routes: tuple[nx.MultiDiGraph, Any],
+    helsinki_routes: tuple[RoadNetwork, Any],
 ) -> None:
     G, routed = helsinki_routes
     near = geometry.near_routes(G, routed, distance_m=300)
     wider = geometry.near_routes(G, routed, distance_m=3000)
-    assert 0 < len(near) < len(wider) <= G.number_of_edges()
+    assert 0 < len(near) < len(wider) <= G.n_edges
     assert set(near.columns) == {"highway", "name", "geometry"}
     assert "" in set(near["name"]) and "nan" not in set(near["name"])  # unnamed roads stay unnamed
     assert near.crs.to_epsg() == 4326

@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import networkx as nx
 import numpy as np
-import osmnx as ox
 import pytest
 from osm_support import helsinki_pbf
 from scipy.sparse import csr_array
@@ -22,19 +22,16 @@ from shapely.geometry import mapping
 
 from routes import network, scenario
 from routes.cli import app
-from routes.routing import ch, corridors
+from routes.routing import RoadNetwork, ch, corridors
 from routes.routing.backend import Router
 
 PAIRS = 200
 
 
 @pytest.fixture(scope="module")
-def helsinki(helsinki_osm: Path) -> Router:
+def helsinki(helsinki_graph_osmnx: nx.MultiDiGraph) -> Router:
     """The drivable roads tests/test_backend.py routes on, compiled."""
-    G = ox.graph_from_xml(helsinki_osm)
-    speeds = network.HIGHWAY_SPEEDS_KPH
-    G = ox.routing.add_edge_speeds(G, hwy_speeds=speeds, fallback=speeds["road"])
-    return Router.from_graph(ox.routing.add_edge_travel_times(G))
+    return RoadNetwork.from_networkx(helsinki_graph_osmnx).router
 
 
 def _grid(side: int, seed: int) -> Router:
@@ -191,12 +188,12 @@ def test_hierarchy_saved_beside_the_graph_cache(
 
     monkeypatch.setattr(settings, "cache_dir", tmp_path / "cache")
     caplog.set_level("INFO", logger="routes")
-    _, first = network.osm_columns(helsinki_pbf())
+    first = network.from_osm_file(helsinki_pbf()).router
     _check_against_dijkstra(first, "travel_time", seed=4)
     saved = list((tmp_path / "cache" / "graphs").glob("*.ch-travel_time.npz"))
     assert len(saved) == 1 and "contracting" in caplog.text
     caplog.clear()
-    _, second = network.osm_columns(helsinki_pbf())
+    second = network.from_osm_file(helsinki_pbf()).router
     _check_against_dijkstra(second, "travel_time", seed=4)
     assert "contracting" not in caplog.text  # read, not contracted
     arrays = {k: np.array(v) for k, v in read_npz(saved[0]).items()}
@@ -204,7 +201,7 @@ def test_hierarchy_saved_beside_the_graph_cache(
     assert len(shortcut)
     arrays["forward/weight"][shortcut[0]] += 1  # a well-formed file, a wrong hierarchy
     write_npz(saved[0], arrays)
-    _, third = network.osm_columns(helsinki_pbf())
+    third = network.from_osm_file(helsinki_pbf()).router
     _check_against_dijkstra(third, "travel_time", seed=4)
     assert "unusable (a shortcut's weight is not the sum of its arcs')" in caplog.text
     assert "contracting" in caplog.text

@@ -18,12 +18,17 @@ from osmnx.distance import great_circle
 
 from routes import network, scenario, settings
 from routes.cli import app
-from routes.routing import corridors
+from routes.routing import RoadNetwork, corridors
 
 
 @pytest.fixture(scope="module")
-def proxy(aleppo: scenario.Scenario) -> nx.MultiDiGraph:
+def roads(aleppo: scenario.Scenario) -> RoadNetwork:
     return network.proxy_network(aleppo)
+
+
+@pytest.fixture(scope="module")
+def proxy(roads: RoadNetwork) -> nx.MultiDiGraph:
+    return roads.to_networkx()
 
 
 def test_proxy_is_connected_and_labelled(proxy: nx.MultiDiGraph) -> None:
@@ -68,13 +73,14 @@ def test_long_links_only_where_needed(proxy: nx.MultiDiGraph) -> None:
         assert not nx.is_strongly_connected(short), "a long link was kept that is not needed"
 
 
-def _contents(G: nx.MultiDiGraph) -> tuple[Any, ...]:
+def _contents(roads: RoadNetwork) -> tuple[Any, ...]:
+    G = roads.to_networkx()
     return G.graph, list(G.nodes(data=True)), list(G.edges(keys=True, data=True))
 
 
 def test_warm_proxy_is_read_from_the_cache_not_rebuilt(
     aleppo: scenario.Scenario,
-    proxy: nx.MultiDiGraph,
+    roads: RoadNetwork,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
@@ -84,7 +90,7 @@ def test_warm_proxy_is_read_from_the_cache_not_rebuilt(
     monkeypatch.setattr(settings, "cache_dir", tmp_path)
     built = network.proxy_network(aleppo)
     (entry,) = tmp_path.glob("graphs/proxy-*.npz")
-    assert _contents(built) == _contents(proxy)
+    assert _contents(built) == _contents(roads)
     with np.load(entry, allow_pickle=False) as data:  # data only: loads without pickles
         assert "nodes/id" in data.files and "router/indptr" in data.files
 
@@ -108,12 +114,12 @@ def test_warm_proxy_is_read_from_the_cache_not_rebuilt(
 
 
 @pytest.fixture(scope="module")
-def routed(proxy: nx.MultiDiGraph, aleppo: scenario.Scenario) -> Any:
-    return corridors.route_corridors(proxy, aleppo)
+def routed(roads: RoadNetwork, aleppo: scenario.Scenario) -> Any:
+    return corridors.route_corridors(roads, aleppo)
 
 
 def test_each_corridor_passes_its_waypoints_in_order(
-    routed: Any, proxy: nx.MultiDiGraph, aleppo: scenario.Scenario
+    routed: Any, aleppo: scenario.Scenario
 ) -> None:
     assert list(routed["corridor_id"]) == [c.id for c in aleppo.corridors]
     for corridor, row in zip(aleppo.corridors, routed.itertuples(), strict=True):
@@ -151,10 +157,10 @@ def test_cli_corridors(runner: Any) -> None:
 
 
 def test_legs_add_up_to_the_corridor(
-    routed: Any, proxy: nx.MultiDiGraph, aleppo: scenario.Scenario
+    routed: Any, roads: RoadNetwork, aleppo: scenario.Scenario
 ) -> None:
     for corridor, row in zip(aleppo.corridors, routed.itertuples(), strict=True):
-        legs = corridors.route_legs(proxy, aleppo, corridor.id)
+        legs = corridors.route_legs(roads, aleppo, corridor.id)
         assert list(legs["from"]) == [aleppo.place(s).name for s in corridor.stops[:-1]]
         assert list(legs["to"]) == [aleppo.place(s).name for s in corridor.stops[1:]]
         assert (legs["route_status"] == "ok").all()

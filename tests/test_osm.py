@@ -18,6 +18,7 @@ from typer.testing import CliRunner, Result
 
 import routes.cli
 import routes.network
+import routes.routing
 import routes.routing.corridors
 import routes.scenario
 import routes.settings
@@ -38,7 +39,7 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def helsinki_graph(
     helsinki_osm: Path,  # noqa: F811
     tmp_path_factory: pytest.TempPathFactory,
-) -> nx.MultiDiGraph:
+) -> routes.routing.RoadNetwork:
     """The extract parsed by routes once for this module (in a cache of its own)."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(routes.settings, "cache_dir", tmp_path_factory.mktemp("graph-cache"))
@@ -54,7 +55,7 @@ def test_from_osm_file_is_a_routable_osm_graph(
     cache_dir: Path,
 ) -> None:
     """Every edge has a positive length and travel time; the graph says it is OSM."""
-    G = routes.network.from_osm_file(helsinki_osm)
+    G = routes.network.from_osm_file(helsinki_osm).to_networkx()
     assert G.graph["network_source"] == "osm"
     assert any(helsinki_osm.name in str(value) for value in G.graph.values()), G.graph
     assert G.graph["crs"] in {"EPSG:4326", "epsg:4326"}
@@ -75,7 +76,7 @@ def test_second_parse_comes_from_the_cache(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The same file twice: one cache file, and the second graph equals the first."""
-    first = routes.network.from_osm_file(helsinki_osm)
+    first = routes.network.from_osm_file(helsinki_osm).to_networkx()
     [cached] = _graph_cache_files(cache_dir)
     assert cached.stat().st_size > 0
 
@@ -83,7 +84,7 @@ def test_second_parse_comes_from_the_cache(
         raise AssertionError("the OSM file was parsed again instead of read from the cache")
 
     monkeypatch.setattr(ox, "graph_from_xml", no_parse)
-    second = routes.network.from_osm_file(helsinki_osm)
+    second = routes.network.from_osm_file(helsinki_osm).to_networkx()
     assert second is not first
     assert second.graph == first.graph
     assert dict(second.nodes(data=True)) == dict(first.nodes(data=True))
@@ -133,16 +134,16 @@ def _line_metres(coords: list[tuple[float, float]]) -> float:
 
 @pytest.mark.parametrize("weight", ["travel_time", "length"])
 def test_corridor_routes_equal_osmnx_shortest_paths(
-    helsinki_graph: nx.MultiDiGraph,
+    helsinki_graph: routes.routing.RoadNetwork,
     helsinki_scenario: Path,  # noqa: F811
     weight: str,
 ) -> None:
     """Each corridor is osmnx's shortest path origin → waypoints → destination."""
-    G = helsinki_graph
+    G = helsinki_graph.to_networkx()
     core = max(nx.strongly_connected_components(G), key=len)
     scenario = routes.scenario.load(helsinki_scenario)
     assert any(c.waypoints for c in scenario.corridors)
-    routed = routes.routing.corridors.route_corridors(G, scenario, weight=weight)
+    routed = routes.routing.corridors.route_corridors(helsinki_graph, scenario, weight=weight)
     assert list(routed["corridor_id"]) == [c.id for c in scenario.corridors]
 
     for corridor, row in zip(scenario.corridors, routed.itertuples(), strict=True):

@@ -51,14 +51,11 @@ def formats(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 def test_every_file_format_gives_the_same_graph(formats: dict[str, Path], caches: Path) -> None:
     graphs = {suffix: network.from_osm_file(path) for suffix, path in formats.items()}
-    sizes = {suffix: (len(G), G.number_of_edges()) for suffix, G in graphs.items()}
+    sizes = {suffix: (G.n_nodes, G.n_edges) for suffix, G in graphs.items()}
     assert len(set(sizes.values())) == 1, sizes
     nodes, edges = sizes[".osm"]
     assert nodes > 100 and edges > 200
-    highways = {
-        d["highway"] if isinstance(d["highway"], str) else d["highway"][0]
-        for *_, d in graphs[".osm"].edges(data=True)
-    }
+    highways = {h if isinstance(h, str) else h[0] for h in graphs[".osm"].arrays.column("highway")}
     assert highways <= network.DRIVABLE, "non-drivable ways (footways, buildings) got in"
     assert len(list(caches.glob("graphs/*.npz"))) == len(formats)
 
@@ -66,7 +63,7 @@ def test_every_file_format_gives_the_same_graph(formats: dict[str, Path], caches
 def test_speeds_come_from_maxspeed_or_the_class_table(
     formats: dict[str, Path], caches: Path
 ) -> None:
-    G = network.from_osm_file(formats[".osm.pbf"])
+    G = network.from_osm_file(formats[".osm.pbf"]).to_networkx()
     edges = ox.graph_to_gdfs(G, nodes=False)
     tagged = edges["maxspeed"].notna()
     assert tagged.any() and (~tagged).any()
@@ -127,7 +124,7 @@ def test_a_continent_wide_story_asks_overpass_nothing(
     assert no_sockets == []
     G = network.choose(wide)
     assert G.graph["network_source"] == "proxy"
-    lats = [y for _, y in G.nodes(data="y")]
+    lats = G.router.y.tolist()
     # No town between Syria and Finland (Turkey's north to the Baltic's south) is a node.
     assert not [y for y in lats if 38.5 < y < 59.0], "the proxy took every town in between"
     assert no_sockets == []

@@ -23,9 +23,10 @@ from osm_support import helsinki_pbf
 from synthetic_osm import write_road_grid
 
 from routes import network, scenario, settings
+from routes.errors import NetworkError
 from routes.network.osmfile import road_arrays
-from routes.routing import backend, corridors
-from routes.routing.backend import Router
+from routes.routing import RoadNetwork, backend, corridors
+from routes.routing.arrays import networkx_order
 
 #: Relative tolerance for speeds imputed from a class's mean (see the module docstring).
 REL = 1e-12
@@ -90,7 +91,7 @@ def _assert_same(theirs: nx.MultiDiGraph, ours: nx.MultiDiGraph, exact: set[str]
 def test_helsinki_graph_equals_osmnx(tmp_path: Path) -> None:
     pbf = helsinki_pbf()
     theirs = _osmnx_graph(pbf, tmp_path, network.DRIVABLE)
-    ours = network.from_osm_file(pbf)
+    ours = network.from_osm_file(pbf).to_networkx()
     assert ours.number_of_edges() == theirs.number_of_edges() > 300
     _assert_same(theirs, ours, exact=set(network.HIGHWAY_SPEEDS_KPH))
     merged = [d for *_, d in ours.edges(data=True) if isinstance(d["osmid"], list)]
@@ -102,7 +103,8 @@ def test_helsinki_routes_equal_osmnx(tmp_path: Path, helsinki_scenario: Path) ->
     pbf = helsinki_pbf()
     theirs = _osmnx_graph(pbf, tmp_path, network.DRIVABLE)
     ours = network.from_osm_file(pbf)
-    mine, stock = backend.for_graph(ours), Router.from_graph(theirs)
+    stock_network = RoadNetwork.from_networkx(theirs)
+    mine, stock = ours.router, stock_network.router
     for name in ("ids", "x", "y", "indptr", "indices"):
         assert np.array_equal(getattr(mine, name), getattr(stock, name)), name
     for weight in backend.WEIGHTS:
@@ -115,7 +117,7 @@ def test_helsinki_routes_equal_osmnx(tmp_path: Path, helsinki_scenario: Path) ->
         )
     story = scenario.load(helsinki_scenario)
     columns = ["corridor_id", "route_status", "length_km", "travel_time_h", "highway_share"]
-    routed, stock_routed = (corridors.route_corridors(G, story) for G in (ours, theirs))
+    routed, stock_routed = (corridors.route_corridors(G, story) for G in (ours, stock_network))
     assert routed[columns].equals(stock_routed[columns])
     assert routed.geometry.geom_equals_exact(stock_routed.geometry, 0).all()
 
@@ -147,25 +149,48 @@ def test_synthetic_grid_equals_osmnx(tmp_path: Path) -> None:
 
 
 def test_warm_columns_page_in_only_what_is_read(tmp_path: Path, cache_dir: Path) -> None:
-    """A warm ``osm_columns`` maps the cache entry and checks each column when first read:
-    a damaged attribute column leaves the router usable and fails (ValueError) where it
-    is read; the eager load (``from_osm_file``) finds it and builds the entry again."""
+    """A warm load maps the cache entry and checks each column when first read: a damaged
+    attribute column leaves the router usable; where it is read, the run stops with one
+    line and the entry goes, so the next run builds it again."""
     grid = write_road_grid(tmp_path / "grid.osm.pbf", 12)
-    cold, cold_router = network.osm_columns(grid)
+    cold = network.from_osm_file(grid)
     [entry] = (cache_dir / "graphs").glob("osm-*.npz")
     data = bytearray(entry.read_bytes())
     member = b"edges/code:name.npy"
     at = data.index(member) + len(member) + 200  # inside that member's data
     data[at] ^= 0xFF
     entry.write_bytes(bytes(data))
-    roads, router = network.osm_columns(grid)
-    a, b = int(router.ids[0]), int(router.ids[-1])
-    assert router.path(a, b) == cold_router.path(a, b) is not None
-    np.testing.assert_array_equal(roads.edges["float:length"], cold.edges["float:length"])
-    with pytest.raises(ValueError, match="code:name"):
-        roads.edges["code:name"]
-    G = network.from_osm_file(grid)  # eager: warns, builds again, rewrites the entry
-    assert G.number_of_edges() == cold.n_edges
-    assert network.osm_columns(grid)[0].edges["code:name"].tolist() == (
-        cold.edges["code:name"].tolist()
-    )
+    warm = network.from_osm_file(grid)
+    a, b = int(warm.router.ids[0]), int(warm.router.ids[-1])
+    assert warm.router.path(a, b) == cold.router.path(a, b) is not None
+    np.testing.assert_array_equal(warm.arrays.column("length"), cold.arrays.column("length"))
+    with pytest.raises(NetworkError, match=f"{entry.name} is damaged.*code:name.*run again"):
+        warm.arrays.edges["code:name"]
+    assert not entry.exists()
+    again = network.from_osm_file(grid)  # built again
+    assert entry.is_file()
+    assert again.arrays.column("name").tolist() == cold.arrays.column("name").tolist()
+
+
+def test_edges_come_in_networkx_order(tmp_path: Path) -> None:
+    """The columns list edges as networkx lists the graph's (by node, pairs by their first
+    edge, parallel edges in key order), so a reader of the columns meets them in the
+    order a reader of the graph did (Helsinki has a pair of parallel edges)."""
+    parallel = 0
+    for path in (helsinki_pbf(), write_road_grid(tmp_path / "grid.osm.pbf", 14)):
+        roads = network.from_osm_file(path)
+        edges = roads.arrays.edges
+        uvk = list(zip(*(edges[k].tolist() for k in ("u", "v", "key")), strict=True))
+        assert list(roads.to_networkx().edges(keys=True)) == uvk
+        parallel += sum(k > 0 for *_, k in uvk)
+    assert parallel, "no parallel edges: their order is not tested"
+
+
+def test_networkx_order_of_a_random_multigraph() -> None:
+    rng = np.random.default_rng(16)
+    u, v = rng.integers(0, 30, (2, 2000))  # many parallel edges and self-loops
+    G = nx.MultiDiGraph()
+    G.add_nodes_from(range(30))
+    G.add_edges_from(zip(u.tolist(), v.tolist(), range(len(u)), strict=True))
+    order = networkx_order(u, v)
+    assert [k for *_, k in G.edges(keys=True)] == order.tolist()

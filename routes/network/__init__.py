@@ -1,9 +1,11 @@
 """Road networks to route on: OpenStreetMap (a file, a stored extract, a download) or a proxy.
 
-Every network is a ``networkx.MultiDiGraph`` in osmnx's schema (node ``x``/``y``;
-edge ``length`` in metres, ``highway``, ``speed_kph``, ``travel_time`` in
-seconds; graph ``crs``) with the graph attribute ``network_source``
-(``"osm"`` or ``"proxy"``), so every later stage can say what routes stand on.
+Every network is a :class:`~routes.routing.roads.RoadNetwork`: columns in osmnx's schema
+(node ``x``/``y``; edge ``length`` in metres, ``highway``, ``speed_kph``, ``travel_time``
+in seconds; graph ``crs``) and their compiled router, with the graph attribute
+``network_source`` (``"osm"`` or ``"proxy"``), so every later stage can say what routes
+stand on. Built once per source and cached as data (:func:`cache_path`); no stage needs a
+networkx graph (``RoadNetwork.to_networkx()`` gives one on request).
 
 :func:`choose` picks, unless told otherwise: the OSM file the user passed; the
 extract stored for the scenario (``routes network fetch``); an Overpass
@@ -18,7 +20,7 @@ import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from routes import __version__, settings
 from routes._io import atomic_path, private_dir
@@ -30,8 +32,8 @@ if TYPE_CHECKING:
     import geopandas as gpd
     import networkx as nx
 
-    from routes.network.store import RoadArrays
-    from routes.routing.backend import Router
+    from routes.routing.arrays import RoadArrays
+    from routes.routing.roads import RoadNetwork
     from routes.scenario import Scenario
 
 __all__ = [
@@ -54,7 +56,6 @@ __all__ = [
     "from_osm_file",
     "info",
     "load_extract",
-    "osm_columns",
     "proxy_network",
     "region",
     "write_roads_xml",
@@ -107,7 +108,7 @@ def choose(
     osm: str | Path | None = None,
     network: str = "auto",
     offline: bool = False,
-) -> nx.MultiDiGraph:
+) -> RoadNetwork:
     """The network a run routes on, in the order the module docstring gives.
 
     ``network="osm"`` makes a missing or failed OSM source an error instead of
@@ -144,24 +145,25 @@ def choose(
     return proxy_network(scenario)
 
 
-def info(G: nx.MultiDiGraph) -> dict[str, Any]:
+def info(G: RoadNetwork) -> dict[str, Any]:
     """What a network is: source, OSM date, size and bounding box (west, south, east, north)."""
-    xs = [x for _, x in G.nodes(data="x")]
-    ys = [y for _, y in G.nodes(data="y")]
+    x, y = G.router.x, G.router.y
     return {
         "network_source": G.graph["network_source"],
         "source": G.graph.get("source", ""),
         "osm_date": G.graph.get("osm_date") or None,
-        "nodes": G.number_of_nodes(),
-        "edges": G.number_of_edges(),
-        "bbox": [round(v, 5) for v in (min(xs), min(ys), max(xs), max(ys))] if xs else None,
+        "nodes": G.n_nodes,
+        "edges": G.n_edges,
+        "bbox": (
+            [round(float(v), 5) for v in (x.min(), y.min(), x.max(), y.max())] if len(x) else None
+        ),
     }
 
 
 # --- the proxy network ---------------------------------------------------------------------
 
 
-def proxy_network(scenario: Scenario) -> nx.MultiDiGraph:
+def proxy_network(scenario: Scenario) -> RoadNetwork:
     """A road-network stand-in: real places as nodes, Delaunay neighbours as links.
 
     Nodes are the scenario's places plus GeoNames cities500 towns around them.
@@ -177,12 +179,11 @@ def proxy_network(scenario: Scenario) -> nx.MultiDiGraph:
     nodes = _proxy_nodes(scenario)
     data = json.dumps(nodes, sort_keys=True, ensure_ascii=False).encode()
     key = f"proxy-{hashlib.sha256(data).hexdigest()[:20]}"
-    return _as_graph(*_cached(key, lambda: _proxy_graph(nodes)))
+    return _cached(key, lambda: _proxy_arrays(nodes))
 
 
-def _proxy_graph(nodes: list[dict[str, object]]) -> nx.MultiDiGraph:
+def _proxy_arrays(nodes: list[dict[str, object]]) -> RoadArrays:
     """The proxy network over ``nodes`` (:func:`_proxy_nodes`), as :func:`proxy_network` says."""
-    import networkx as nx
     import numpy as np
     from pyproj import Proj
     from scipy.sparse import coo_matrix
@@ -190,6 +191,7 @@ def _proxy_graph(nodes: list[dict[str, object]]) -> nx.MultiDiGraph:
     from scipy.spatial import Delaunay
 
     from routes.distance import great_circle
+    from routes.routing.arrays import MISSING, RoadArrays, networkx_order
 
     lats = np.array([n["y"] for n in nodes])
     lons = np.array([n["x"] for n in nodes])
@@ -208,33 +210,45 @@ def _proxy_graph(nodes: list[dict[str, object]]) -> nx.MultiDiGraph:
     needed = {
         tuple(sorted(pair)) for pair in zip(tree.row.tolist(), tree.col.tolist(), strict=True)
     }
-
-    G = nx.MultiDiGraph(
-        crs="EPSG:4326",
-        network_source="proxy",
-        source=(
-            f"proxy: places linked to Delaunay neighbours; length = great-circle x {CIRCUITY}; "
-            f"{PROXY_SPEED_KPH:g} km/h (assumptions, not roads)"
-        ),
-        circuity=CIRCUITY,
-        speed_kph=PROXY_SPEED_KPH,
-    )
-    G.add_nodes_from(enumerate(nodes))
+    links: list[tuple[int, int, float, float, bool]] = []  # both ways of each link kept
     speed_ms = PROXY_SPEED_KPH / 3.6
     for a, b, dist in zip(u.tolist(), v.tolist(), metres.tolist(), strict=True):
         if dist > PROXY_MAX_LINK_KM * 1000 and (a, b) not in needed:
             continue
         length = round(dist * CIRCUITY, 1)
-        attrs = {
-            "length": length,
-            "highway": "proxy",
-            "oneway": False,
+        time = round(length / speed_ms, 1)
+        links += [(a, b, length, time, False), (b, a, length, time, True)]
+    src, dst, length, time, flipped = (list(column) for column in zip(*links, strict=True))
+    order = networkx_order(np.array(src), np.array(dst)).tolist()
+    n = len(src)
+    edges = {
+        "length": length,
+        "highway": ["proxy"] * n,
+        "oneway": [False] * n,
+        "speed_kph": [PROXY_SPEED_KPH] * n,
+        "travel_time": time,
+        "reversed": flipped,
+    }
+    return RoadArrays.from_columns(
+        nodes=np.arange(len(nodes), dtype=np.int64),
+        node_columns={
+            name: [n.get(name, MISSING) for n in nodes]
+            for name in ("x", "y", "name", "place_id", "source")
+        },
+        uvk=np.array([(src[i], dst[i], 0) for i in order], dtype=np.int64).reshape(-1, 3),
+        edge_columns={name: [column[i] for i in order] for name, column in edges.items()},
+        geometry=(np.zeros(n + 1, dtype=np.int64), np.zeros((0, 2))),
+        graph={
+            "crs": "EPSG:4326",
+            "network_source": "proxy",
+            "source": (
+                f"proxy: places linked to Delaunay neighbours; length = great-circle x "
+                f"{CIRCUITY}; {PROXY_SPEED_KPH:g} km/h (assumptions, not roads)"
+            ),
+            "circuity": CIRCUITY,
             "speed_kph": PROXY_SPEED_KPH,
-            "travel_time": round(length / speed_ms, 1),
-        }
-        G.add_edge(a, b, **attrs, reversed=False)
-        G.add_edge(b, a, **attrs, reversed=True)
-    return G
+        },
+    )
 
 
 def _proxy_nodes(scenario: Scenario) -> list[dict[str, object]]:
@@ -279,22 +293,15 @@ def region(scenario: Scenario) -> tuple[float, float, float, float]:
 # --- OpenStreetMap: files, stored extracts, downloads -------------------------------------
 
 
-def from_osm_file(path: str | Path) -> nx.MultiDiGraph:
-    """The drivable network in an OSM file (.osm, .osm.bz2, .osm.gz, .osm.pbf), parsed once:
-    :func:`osm_columns` as an osmnx-schema ``MultiDiGraph``, its router kept with it."""
-    G = _as_graph(*osm_columns(path, lazy=False))
-    G.graph["source"] = f"OpenStreetMap file {Path(path).name}"  # the cache may hold a copy
-    return G
-
-
-def osm_columns(path: str | Path, *, lazy: bool = True) -> tuple[RoadArrays, Router]:
-    """The drivable network in an OSM file as columns, and its compiled router; no networkx.
+def from_osm_file(path: str | Path) -> RoadNetwork:
+    """The drivable network in an OSM file (.osm, .osm.bz2, .osm.gz, .osm.pbf), parsed once.
 
     pyosmium reads the :data:`DRIVABLE` ways straight into columns and numpy builds the
     graph osmnx would (:mod:`routes.network.osmfile`: split at intersections, simplified,
-    speeds and travel times), with no XML; both are cached by the file's content. A
-    cached entry is mapped, and with ``lazy`` each column is paged in and checked only
-    when first read (a damaged column then raises ValueError there, not here).
+    speeds and travel times), with no XML and no networkx; columns and router are cached
+    by the file's content. A cached entry is mapped, and each column paged in and checked
+    only when first read: a damaged one is then a :class:`NetworkError` (and the entry is
+    removed, so the next run builds it again).
     """
     path = Path(path)
     if not path.is_file():
@@ -313,7 +320,9 @@ def osm_columns(path: str | Path, *, lazy: bool = True) -> tuple[RoadArrays, Rou
         arrays.graph.update(network_source="osm", source="", osm_date="")
         return arrays
 
-    return _cached(f"osm-{_digest(path)}", build, lazy=lazy)
+    roads = _cached(f"osm-{_digest(path)}", build, lazy=True)
+    roads.graph["source"] = f"OpenStreetMap file {path.name}"  # the cache may hold a copy
+    return roads
 
 
 def write_roads_xml(
@@ -348,12 +357,17 @@ def extract_path(scenario: Scenario) -> Path:
     return settings.osm_dir / f"{scenario.story.id}.graphml"
 
 
-def load_extract(path: str | Path) -> nx.MultiDiGraph:
-    """A stored extract (GraphML written by :func:`fetch`), cached by its content."""
+def load_extract(path: str | Path) -> RoadNetwork:
+    """A stored extract (GraphML written by :func:`fetch`), read by osmnx once and cached
+    as columns by its content."""
     import osmnx as ox
 
+    from routes.routing.arrays import RoadArrays
+
     path = Path(path)
-    return _as_graph(*_cached(f"extract-{_digest(path)}", lambda: ox.load_graphml(path)))
+    return _cached(
+        f"extract-{_digest(path)}", lambda: RoadArrays.from_networkx(ox.load_graphml(path))
+    )
 
 
 #: The largest region treated as one, km²: one Overpass download (about a hundred of
@@ -364,8 +378,9 @@ def load_extract(path: str | Path) -> nx.MultiDiGraph:
 MAX_REGION_KM2 = 250_000
 
 
-def fetch(scenario: Scenario) -> nx.MultiDiGraph:
-    """Download the scenario's region from Overpass as of the story's date; store it as its extract.
+def fetch(scenario: Scenario) -> RoadNetwork:
+    """Download the scenario's region from Overpass as of the story's date; store it as its
+    extract (GraphML) and cache its columns, as :func:`load_extract` reads them.
 
     osmnx sends the query (with ``[date:"…"]`` from :func:`settings.configure_osmnx`),
     caches the response, builds and simplifies the graph.
@@ -405,9 +420,12 @@ def fetch(scenario: Scenario) -> nx.MultiDiGraph:
         source=f"Overpass API, bbox {', '.join(f'{v:.4f}' for v in bbox)}",
         osm_date=scenario.story.date.isoformat() if scenario.story.date else "",
     )
-    with atomic_path(extract_path(scenario)) as tmp:
+    from routes.routing.arrays import RoadArrays
+
+    path = extract_path(scenario)
+    with atomic_path(path) as tmp:
         ox.save_graphml(G, tmp)
-    return G
+    return _cached(f"extract-{_digest(path)}", lambda: RoadArrays.from_networkx(G))
 
 
 def _area_km2(bbox: tuple[float, float, float, float]) -> float:
@@ -455,17 +473,13 @@ def avoid_areas(path: str | Path) -> gpd.GeoDataFrame:
     return polygons
 
 
-def avoiding(G: nx.MultiDiGraph, areas: str | Path | gpd.GeoDataFrame) -> nx.MultiDiGraph:
-    """A copy of ``G`` without the edges that enter ``areas`` (polygons, or their GeoJSON file)."""
-    import osmnx as ox
-
+def avoiding(G: RoadNetwork, areas: str | Path | gpd.GeoDataFrame) -> RoadNetwork:
+    """``G`` without the edges that enter ``areas`` (polygons, or their GeoJSON file): the same
+    columns, a router over the other edges (:meth:`RoadNetwork.without`)."""
     polygons = avoid_areas(areas) if isinstance(areas, str | Path) else areas
-    edges = ox.graph_to_gdfs(G, nodes=False)
-    inside = edges.index[edges.intersects(polygons.union_all())]
-    kept = G.copy()
-    kept.remove_edges_from(inside)
-    kept.graph["avoided"] = f"{len(inside)} edges inside {len(polygons)} areas"
-    return kept
+    west, south, east, north = (float(v) for v in polygons.total_bounds)
+    edges = G.edges(within=(west, south, east, north))
+    return G.without(edges.index[edges.intersects(polygons.union_all())].to_numpy())
 
 
 # --- the parsed-graph cache -----------------------------------------------------------------
@@ -490,15 +504,15 @@ def _build_key() -> str:
     from importlib.metadata import version
     from importlib.util import find_spec
 
-    from routes.network import store
-    from routes.routing import backend
+    from routes.routing import arrays, backend, roads
 
-    shapers = (__name__, store.__name__, f"{__name__}.osmfile", backend.__name__, "routes.distance")
+    shapers = (__name__, f"{__name__}.osmfile", arrays.__name__, roads.__name__, backend.__name__,
+               "routes.distance")  # fmt: skip
     sources = [Path(getattr(find_spec(name), "origin", "")).read_bytes() for name in shapers]
     shaping = (
         __version__,
         CACHE_FORMAT,
-        store.FORMAT,
+        arrays.FORMAT,
         backend.FORMAT,
         [hashlib.sha256(source).hexdigest() for source in sources],
         [version(name) for name in ("osmnx", "networkx", "shapely", "numpy", "scipy", "pyproj")],
@@ -514,71 +528,66 @@ def cache_path(key: str) -> Path:
     return settings.cache_dir / "graphs" / f"{key}-{_build_key()}.npz"
 
 
-def _cached(
-    key: str, build: Callable[[], RoadArrays | nx.MultiDiGraph], *, lazy: bool = False
-) -> tuple[RoadArrays, Router]:
+def _cached(key: str, build: Callable[[], RoadArrays], *, lazy: bool = False) -> RoadNetwork:
     """Build a graph's columns and router once per key and code version; later runs map
     them from the cache without parsing.
 
     The entry (:func:`cache_path`) is data only: the graph's columns
-    (:class:`~routes.network.store.RoadArrays`) and its compiled router's arrays, in one
+    (:class:`~routes.routing.arrays.RoadArrays`) and its compiled router's arrays, in one
     uncompressed ``.npz`` mapped into memory and checked member by member. An entry that
     fails to load is built again, with a warning; with ``lazy``, only what the router
     needs is checked now, and each column when first read.
     """
-    from routes.network.store import RoadArrays, saved_hierarchies, write_npz
-    from routes.routing import backend
+    from routes.network.store import saved_hierarchies, write_npz
+    from routes.routing.roads import RoadNetwork
 
     path = cache_path(key)
     entry = _load_entry(path, lazy=lazy)
     if entry is not None:
         return entry
-    built = build()
-    if isinstance(built, RoadArrays):
-        arrays = built
-        router = backend.Router.from_arrays(
-            arrays.nodes["id"],
-            arrays.nodes["float:x"],
-            arrays.nodes["float:y"],
-            arrays.edges["u"],
-            arrays.edges["v"],
-            {name: arrays.edges[f"float:{name}"] for name in backend.WEIGHTS},
-        )
-    else:
-        arrays, router = RoadArrays.from_networkx(built), backend.for_graph(built)
-    router.hierarchy_cache = saved_hierarchies(path)  # beside the entry
+    arrays = build()
+    roads = RoadNetwork.from_arrays(arrays)
+    roads.router.hierarchy_cache = saved_hierarchies(path)  # beside the entry
     columns = arrays.arrays()
-    columns.update({f"router/{k}": v for k, v in router.arrays().items()})
+    columns.update({f"router/{k}": v for k, v in roads.router.arrays().items()})
     private_dir(path.parent.parent)
     private_dir(path.parent)
     write_npz(path, columns)
-    return arrays, router
+    return roads
 
 
-def _load_entry(path: Path, *, lazy: bool = False) -> tuple[RoadArrays, Router] | None:
-    """The columns and router cached at ``path``; None (with a one-line warning if the entry
-    exists but is broken) when there is none to use."""
-    from routes.network.store import RoadArrays, read_npz, saved_hierarchies
-    from routes.routing import backend
+def _load_entry(path: Path, *, lazy: bool = False) -> RoadNetwork | None:
+    """The network cached at ``path``; None (with a one-line warning if the entry exists but
+    is broken) when there is none to use."""
+    from routes.network.store import read_npz, saved_hierarchies
+    from routes.routing.arrays import RoadArrays
+    from routes.routing.backend import Router
+    from routes.routing.roads import RoadNetwork
 
     if not path.is_file():
         return None
     try:
         arrays = read_npz(path, lazy=lazy)
-        router = backend.Router.from_saved(
+        router = Router.from_saved(
             {k[len("router/") :]: arrays[k] for k in arrays if k.startswith("router/")}
         )
         router.hierarchy_cache = saved_hierarchies(path)
-        return RoadArrays.from_arrays(arrays), router
+        columns = RoadArrays.from_arrays(arrays, lazy=lazy, damaged=_damaged(path))
+        return RoadNetwork(columns, router)
     except (OSError, ValueError) as exc:
         log.warning("graph cache entry %s is unusable (%s); building it again", path.name, exc)
         return None
 
 
-def _as_graph(arrays: RoadArrays, router: Router) -> nx.MultiDiGraph:
-    """The osmnx-schema graph of ``arrays``, routed on with ``router``."""
-    from routes.routing import backend
+def _damaged(path: Path) -> Callable[[ValueError], NoReturn]:
+    """What a column of the entry at ``path`` that fails its check when first read does:
+    the entry goes (the next run builds it again) and the run stops with one line."""
 
-    G = arrays.to_networkx()
-    backend.remember(G, router)
-    return G
+    def damaged(exc: ValueError) -> NoReturn:
+        path.unlink(missing_ok=True)
+        raise NetworkError(
+            f"graph cache entry {path.name} is damaged ({exc}); it was removed: run again "
+            "to build it anew"
+        ) from None
+
+    return damaged

@@ -2,7 +2,7 @@
 
 :func:`road_arrays` gives the graph ``osmnx.graph_from_xml`` (then
 ``add_edge_speeds``/``add_edge_travel_times``) builds from the same roads, as a
-:class:`~routes.network.store.RoadArrays`, following osmnx 2's rules step by step:
+:class:`~routes.routing.arrays.RoadArrays`, following osmnx 2's rules step by step:
 
 1. every way becomes segments between consecutive nodes (repeated nodes dropped); a
    one-way way (``oneway`` in osmnx's one-way values, or a roundabout) only in its
@@ -37,7 +37,7 @@ import numpy as np
 
 from routes.distance import great_circle
 from routes.errors import NetworkError
-from routes.network.store import RoadArrays
+from routes.routing.arrays import RoadArrays, networkx_order
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -117,7 +117,8 @@ def road_arrays(
         _edge_attributes(ways, oneway, seg_way, seg_rev, plain, chains)
     )
     del seg_way, seg_rev, ways, oneway
-    uvk = (ids[u], ids[v], _keys(u, v, len(ids)))
+    order = networkx_order(u, v)  # edges as networkx lists them (u's, by first of a pair)
+    uvk = (ids[u][order], ids[v][order], _keys(u, v, len(ids))[order])
     del u, v
     highway = columns["highway"]
     maxspeed = columns.get("maxspeed")
@@ -126,15 +127,23 @@ def road_arrays(
     columns.update(
         length=lengths, speed_kph=speed, travel_time=(lengths / 1000) / (speed / (60 * 60))
     )
-    counts = np.concatenate([np.zeros(len(plain), dtype=np.int64), chains.node_counts()])
-    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    del counts
-    xy = np.empty((len(chains.nodes), 2))
-    for lo in range(0, len(xy), 1 << 18):  # in slices: small temporaries
-        at = chains.nodes[lo : lo + (1 << 18)]
-        xy[lo : lo + len(at), 0], xy[lo : lo + len(at), 1] = x[at], y[at]
-    del chains
+    del lengths, speed, highway, maxspeed
+    for name in columns:
+        column = columns[name]
+        columns[name] = (
+            (column[0][order], column[1]) if isinstance(column, tuple) else column[order]
+        )
+        del column
+    counts = np.concatenate([np.zeros(len(plain), dtype=np.int64), chains.node_counts()])[order]
+    starts = np.concatenate(  # where each edge's nodes start in chains.nodes
+        [
+            np.zeros(len(plain), dtype=np.int64),
+            chains.seg_offsets[:-1] + np.arange(len(chains.start)),
+        ]
+    )[order]
+    del order
+    offsets, xy = _geometry(chains.nodes, starts, counts, x, y)
+    del chains, starts, counts
     nodes = np.flatnonzero(endpoint)
     return RoadArrays.from_columns(
         nodes=ids[nodes],
@@ -144,6 +153,27 @@ def road_arrays(
         geometry=(offsets, xy),
         graph={"crs": "epsg:4326", "simplified": True},
     )
+
+
+def _geometry(
+    chain_nodes: NDArray[Any],
+    starts: NDArray[np.int64],
+    counts: NDArray[np.int64],
+    x: NDArray[np.float64],
+    y: NDArray[np.float64],
+) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """The edges' geometry as offsets and points: edge ``i`` the ``counts[i]`` nodes of
+    ``chain_nodes`` from ``starts[i]`` (none for an edge of one segment). ``starts`` is
+    reused."""
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    starts -= offsets[:-1]  # a point's position in chain_nodes is its position in xy + this
+    xy = np.empty((int(offsets[-1]), 2))
+    for lo in range(0, len(xy), 1 << 18):  # in slices: small temporaries
+        at = np.arange(lo, min(lo + (1 << 18), len(xy)))
+        where = chain_nodes[at + starts[np.searchsorted(offsets, at, side="right") - 1]]
+        xy[lo : lo + len(where), 0], xy[lo : lo + len(where), 1] = x[where], y[where]
+    return offsets, xy
 
 
 # --- reading ---------------------------------------------------------------------------------

@@ -15,8 +15,8 @@ from routes.render.style import ROLE_STYLE
 
 if TYPE_CHECKING:
     import geopandas as gpd
-    import networkx as nx
 
+    from routes.render.geometry import Roads
     from routes.scenario import Scenario, Source
 
 __all__ = ["GEONAMES", "NATURAL_EARTH", "OSM_ROADS", "cite", "credits"]
@@ -53,7 +53,7 @@ def cite(source: Source, detail: str | None = None, paragraph: int | None = None
 def credits(
     scenario: Scenario,
     corridors: gpd.GeoDataFrame,
-    network: nx.MultiDiGraph | None,
+    network: Roads | None,
     *,
     borders: bool,
 ) -> str:
@@ -71,7 +71,7 @@ def credits(
     )
     if network is not None and network.graph.get("network_source") == "proxy":
         geonames_nodes = any(
-            str(d.get("source", "")).startswith("GeoNames") for _n, d in network.nodes(data=True)
+            str(source or "").startswith("GeoNames") for source in network.node_values("source")
         )
         if geonames_nodes:
             place_credits[GEONAMES] = None

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from routes.columns import first_tag
 
 if TYPE_CHECKING:
     import geopandas as gpd
-    import networkx as nx
 
 __all__ = [
     "DRAW_PRECISION",
     "NEAR_ROUTE_M",
     "SIMPLIFY_TOLERANCE_M",
+    "Roads",
     "local_projection",
     "metres_between",
     "near_routes",
@@ -30,6 +31,30 @@ DRAW_PRECISION = 5
 
 #: How far from a route the network drawn around it reaches, metres.
 NEAR_ROUTE_M = 1000.0
+
+
+class Roads(Protocol):
+    """What render reads of a road network (``routes.routing.RoadNetwork`` is one): render
+    draws what it is given and never routes, so it names only what it reads."""
+
+    @property
+    def graph(self) -> dict[str, Any]:
+        """The graph's attributes (``network_source``, ...)."""
+        ...
+
+    def edges(
+        self,
+        columns: Sequence[str] = (),
+        *,
+        within: tuple[float, float, float, float] | None = None,
+    ) -> gpd.GeoDataFrame:
+        """The edges (``u``, ``v``, ``key``, ``columns``, geometry) in the graph's order,
+        only those whose bounding box meets ``within`` (west, south, east, north) if given."""
+        ...
+
+    def node_values(self, name: str, ids: Sequence[int] | None = None) -> list[Any]:
+        """A node attribute of every node (None where a node lacks it)."""
+        ...
 
 
 def simplified(
@@ -74,7 +99,7 @@ def simplified(
 
 
 def near_routes(
-    G: nx.MultiDiGraph,
+    G: Roads,
     routes: gpd.GeoDataFrame,
     *,
     distance_m: float = NEAR_ROUTE_M,
@@ -87,18 +112,24 @@ def near_routes(
     per road edge, the two directions of a two-way road drawn once.
     """
     import geopandas as gpd
+    import numpy as np
     import pandas as pd
     import shapely
 
     lines = [g for g in routes.to_crs("EPSG:4326").geometry if g is not None and not g.is_empty]
-    edges = _edges(G)
-    if not lines or edges.empty:
-        return gpd.GeoDataFrame({"highway": [], "name": []}, geometry=[], crs="EPSG:4326")
+    empty = gpd.GeoDataFrame({"highway": [], "name": []}, geometry=[], crs="EPSG:4326")
+    if not lines:
+        return empty
     to_local, to_lonlat = local_projection(gpd.GeoSeries(lines, crs="EPSG:4326"))
     reach = shapely.transform(
         shapely.transform(shapely.union_all(lines), to_local).buffer(distance_m), to_lonlat
     )
-    near = edges.iloc[edges.sindex.query(reach, predicate="intersects")]
+    west, south, east, north = (float(v) for v in reach.bounds)
+    edges = G.edges(["highway", "name"], within=(west, south, east, north))
+    if edges.empty:
+        return empty
+    # in the graph's edge order, not the spatial index's (which depends on every edge)
+    near = edges.iloc[np.sort(edges.sindex.query(reach, predicate="intersects"))]
     # a two-way road is two edges, (u, v, k) and (v, u, k): draw it once
     road = pd.Series(
         [
@@ -199,27 +230,3 @@ def metres_between(a: tuple[float, float], b: tuple[float, float]) -> float:
     from pyproj import Geod
 
     return float(Geod(ellps="WGS84").inv(a[0], a[1], b[0], b[1])[2])
-
-
-def _edges(G: nx.MultiDiGraph) -> gpd.GeoDataFrame:
-    """Every edge with its ``u``, ``v``, ``key``, ``highway``, ``name`` and geometry (a
-    straight line between its nodes when the graph has none): what ``near_routes``
-    needs of ``osmnx.graph_to_gdfs``, without importing osmnx on the map path."""
-    import geopandas as gpd
-    import shapely
-
-    xy = G.nodes
-    rows = [
-        (
-            u,
-            v,
-            k,
-            d.get("highway"),
-            d.get("name"),
-            d.get("geometry")
-            or shapely.LineString([(xy[u]["x"], xy[u]["y"]), (xy[v]["x"], xy[v]["y"])]),
-        )
-        for u, v, k, d in G.edges(keys=True, data=True)
-    ]
-    columns = ["u", "v", "key", "highway", "name", "geometry"]
-    return gpd.GeoDataFrame(rows, columns=columns, geometry="geometry", crs="EPSG:4326")

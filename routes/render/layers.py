@@ -33,8 +33,8 @@ from routes.render.style import (
 if TYPE_CHECKING:
     import folium
     import geopandas as gpd
-    import networkx as nx
 
+    from routes.render.geometry import Roads
     from routes.scenario import Scenario
 
 __all__ = [
@@ -126,7 +126,7 @@ def add_borders(m: folium.Map, scenario: Scenario) -> tuple[Any, list[Label]]:
     return layer, [label for label in labels if label["at"]]
 
 
-def add_network(m: folium.Map, G: nx.MultiDiGraph, corridors: gpd.GeoDataFrame) -> None:
+def add_network(m: folium.Map, G: Roads, corridors: gpd.GeoDataFrame) -> None:
     """The edges within NETWORK_NEAR_M of a corridor, simplified, as one layer."""
     import folium
 

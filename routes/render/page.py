@@ -35,8 +35,8 @@ from routes.text import for_display
 if TYPE_CHECKING:
     import folium
     import geopandas as gpd
-    import networkx as nx
 
+    from routes.render.geometry import Roads
     from routes.scenario import Scenario
 
 __all__ = [
@@ -62,7 +62,7 @@ def build_map(
     corridors: gpd.GeoDataFrame,
     *,
     alternatives: gpd.GeoDataFrame | None = None,
-    network: nx.MultiDiGraph | None = None,
+    network: Roads | None = None,
     avoided: gpd.GeoDataFrame | None = None,
     animate: bool = True,
 ) -> folium.Map:

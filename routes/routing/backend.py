@@ -2,10 +2,11 @@
 
 A :class:`Router` holds, per weight (``travel_time``, ``length``), the cheapest of the
 parallel edges ``u→v`` — the edge ``osmnx.routing.shortest_path`` picks — as one CSR
-matrix over the graph's nodes in id order, with the nodes' coordinates. It is built once
-per graph (:func:`for_graph` keeps it for as long as the graph lives; the parsed-graph
-cache in :mod:`routes.network` stores it on disk beside the graph), about 12 bytes per
-edge and weight plus 24 per node, against networkx's ~750 bytes per edge.
+matrix over the graph's nodes in id order, with the nodes' coordinates, and which edge
+(its row in the graph's columns) each entry stands for. It is built once per graph (the
+parsed-graph cache in :mod:`routes.network` stores it on disk beside the graph's
+columns): per edge 4 bytes and 12 per weight (its cost and its row), plus about 28 per
+node, against networkx's ~750 bytes per edge.
 
 Searches are ``scipy.sparse.csgraph.dijkstra`` (C) with a distance ``limit``, since it
 has no target to stop at. A route's cost is at least its straight-line length times the
@@ -26,7 +27,6 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -38,7 +38,6 @@ from routes.distance import great_circle
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    import networkx as nx
     from numpy.typing import ArrayLike, NDArray
     from scipy.sparse import csr_array
 
@@ -52,13 +51,10 @@ __all__ = [
     "PROFILE_QUANTILE",
     "WEIGHTS",
     "Router",
-    "for_graph",
-    "forget",
-    "remember",
 ]
 
 #: Version of the layout of :meth:`Router.arrays`; part of the graph cache key.
-FORMAT = 2
+FORMAT = 3
 
 #: Weights compiled by default: what ``--weight`` offers.
 WEIGHTS = ("travel_time", "length")
@@ -90,7 +86,8 @@ class Router:
     ``ids`` are the graph's node ids, ascending (index ``i`` is node ``ids[i]``);
     ``x``/``y`` their coordinates (lon/lat when ``geographic``); row ``i`` of the CSR
     arrays (``indptr``, ``indices``, one ``weights[name]`` array per weight) lists the
-    successors of node ``i``, ascending, with the cheapest parallel edge's weight.
+    successors of node ``i``, ascending, with the cheapest parallel edge's weight, and
+    ``rows[name]`` that edge's row in the graph's columns (the first of equals).
     """
 
     ids: NDArray[np.int64]
@@ -99,6 +96,7 @@ class Router:
     indptr: NDArray[np.integer[Any]]
     indices: NDArray[np.int32]
     weights: dict[str, NDArray[np.float64]]
+    rows: dict[str, NDArray[np.integer[Any]]] = field(default_factory=dict)
     geographic: bool = True
     pairs: int = -1
     _matrices: dict[str, csr_array] = field(default_factory=dict, repr=False)
@@ -117,26 +115,6 @@ class Router:
     # --- building; to and from arrays (the graph cache in routes.network stores them) --------
 
     @classmethod
-    def from_graph(cls, G: nx.MultiDiGraph, weights: Sequence[str] = WEIGHTS) -> Router:
-        """Compile a networkx (Multi)DiGraph with integer node ids and ``x``/``y`` coordinates.
-
-        A missing weight counts 1, as networkx (and so osmnx) counts it.
-        """
-        n_edges = G.number_of_edges()
-        ids = np.fromiter(G.nodes, dtype=np.int64, count=len(G))
-        x = np.fromiter((d["x"] for _, d in G.nodes(data=True)), dtype=np.float64, count=len(G))
-        y = np.fromiter((d["y"] for _, d in G.nodes(data=True)), dtype=np.float64, count=len(G))
-        u = np.empty(n_edges, dtype=np.int64)
-        v = np.empty(n_edges, dtype=np.int64)
-        w = {name: np.empty(n_edges, dtype=np.float64) for name in weights}
-        for i, (a, b, data) in enumerate(G.edges(data=True)):
-            u[i], v[i] = a, b
-            for name, column in w.items():
-                column[i] = data.get(name, 1)
-        crs = str(G.graph.get("crs", "EPSG:4326")).lower()
-        return cls.from_arrays(ids, x, y, u, v, w, geographic=crs in {"epsg:4326", "wgs84"})
-
-    @classmethod
     def from_arrays(
         cls,
         ids: ArrayLike,
@@ -146,10 +124,12 @@ class Router:
         v: ArrayLike,
         weights: Mapping[str, ArrayLike],
         *,
+        rows: ArrayLike | None = None,
         geographic: bool = True,
     ) -> Router:
         """Compile edges ``u[i]→v[i]`` (node ids) with ``weights[name][i]``; keep the cheapest
-        of parallel edges per weight and drop self-loops (no shortest path uses them)."""
+        of parallel edges per weight (and its row: ``rows[i]``, by default ``i``) and drop
+        self-loops (no shortest path uses them)."""
         ids_a = np.asarray(ids, dtype=np.int64)
         order = np.argsort(ids_a, kind="stable")
         ids_a = ids_a[order]
@@ -171,10 +151,11 @@ class Router:
             if not np.isfinite(column).all() or (column < 0).any():
                 raise ValueError(f"weight {name!r} must be finite and non-negative on every edge")
         del idx, given
+        edge_rows = np.arange(len(ui)) if rows is None else np.asarray(rows, dtype=np.int64)
         loop = ui == vi
         loops = len(np.unique(ui[loop]))
         if loops:
-            ui, vi = ui[~loop], vi[~loop]
+            ui, vi, edge_rows = ui[~loop], vi[~loop], edge_rows[~loop]
             columns = {name: column[~loop] for name, column in columns.items()}
         del loop
         key = ui * n + vi
@@ -184,14 +165,15 @@ class Router:
         first[1:] = key[1:] != key[:-1]
         del key
         starts = np.flatnonzero(first)
-        cheapest = {
-            name: np.minimum.reduceat(column[order], starts) if len(starts) else column[:0]
-            for name, column in columns.items()
-        }
-        rows = ui[order][starts]
         index_type = np.int32 if len(starts) < 2**31 else np.int64
+        cheapest: dict[str, NDArray[np.float64]] = {}
+        chosen: dict[str, NDArray[np.integer[Any]]] = {}
+        for name, column in columns.items():
+            cheapest[name], at = _cheapest(column[order], starts)
+            chosen[name] = edge_rows[order[at]].astype(index_type)
+        del edge_rows
         indptr = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+        np.cumsum(np.bincount(ui[order][starts], minlength=n), out=indptr[1:])
         return cls(
             ids=ids_a,
             x=x_a,
@@ -199,21 +181,10 @@ class Router:
             indptr=indptr.astype(index_type),
             indices=vi[order][starts].astype(np.int32),
             weights=cheapest,
+            rows=chosen,
             geographic=geographic,
             pairs=len(starts) + loops,
         )
-
-    def add_weight(self, G: nx.MultiDiGraph, name: str) -> None:
-        """Compile one more weight of the graph this router was built from."""
-        fresh = Router.from_graph(G, (name,))
-        same = all(
-            np.array_equal(a, b)
-            for a, b in ((fresh.ids, self.ids), (fresh.indptr, self.indptr),
-                         (fresh.indices, self.indices))
-        )  # fmt: skip
-        if not same:
-            raise ValueError("the graph is not the one this router was compiled from")
-        self.weights[name] = fresh.weights[name]
 
     def arrays(self) -> dict[str, NDArray[Any]]:
         """The router as named arrays (what :meth:`from_saved` reads back), profiles included."""
@@ -228,6 +199,7 @@ class Router:
             "pairs": np.array(self.pairs),
         }
         arrays.update({f"weight:{name}": data for name, data in self.weights.items()})
+        arrays.update({f"row:{name}": data for name, data in self.rows.items()})
         for name in self.weights:
             bands, factors = self._profile(name)
             arrays.update({f"bands:{name}": bands, f"factors:{name}": factors})
@@ -248,6 +220,7 @@ class Router:
                 indptr=z["indptr"],
                 indices=z["indices"],
                 weights=weights,
+                rows={name: z[f"row:{name}"] for name in weights},
                 geographic=bool(z["geographic"]),
                 pairs=int(z["pairs"]),
                 _profiles={
@@ -263,6 +236,7 @@ class Router:
     def nbytes(self) -> int:
         """Bytes held by the arrays (nodes, CSR structure, every compiled weight)."""
         arrays = [self.ids, self.x, self.y, self.indptr, self.indices, *self.weights.values()]
+        arrays += self.rows.values()
         return sum(a.nbytes for a in arrays)
 
     @property
@@ -358,9 +332,17 @@ class Router:
 
     def cost(self, path: Sequence[int], weight: str = "travel_time") -> float:
         """Sum of the (cheapest parallel) edge weights along a path of node ids."""
-        at = self.index(list(path))
-        data = self.weights[weight]
-        return float(sum(data[self._position(int(a), int(b))] for a, b in itertools.pairwise(at)))
+        return float(sum(self.costs(path, weight)))
+
+    def costs(self, path: Sequence[int], weight: str = "travel_time") -> list[float]:
+        """The weight of each step of a path of node ids (its cheapest parallel edge's)."""
+        steps: list[float] = self.weights[weight][self._steps(path)].tolist()
+        return steps
+
+    def edge_rows(self, path: Sequence[int], weight: str = "travel_time") -> NDArray[Any]:
+        """The edge each step of a path of node ids takes, as its row in the graph's
+        columns: the cheapest of parallel edges, the first of equals (osmnx's pick)."""
+        return self.rows[weight][self._steps(path)]
 
     def k_shortest(
         self, orig: int, dest: int, k: int, weight: str = "travel_time"
@@ -575,6 +557,11 @@ class Router:
     def _rows(self) -> NDArray[np.int64]:
         return np.repeat(np.arange(len(self.ids), dtype=np.int64), np.diff(self.indptr))
 
+    def _steps(self, path: Sequence[int]) -> NDArray[np.intp]:
+        """Where each step of a path of node ids sits in the CSR arrays."""
+        at = self.index(list(path)).tolist()
+        return np.array([self._position(a, b) for a, b in itertools.pairwise(at)], dtype=np.intp)
+
     def _position(self, a: int, b: int) -> int:
         """Where edge ``a→b`` (node positions) sits in the CSR arrays."""
         lo, hi = int(self.indptr[a]), int(self.indptr[a + 1])
@@ -628,12 +615,14 @@ class Router:
             bands, factors = np.array([np.inf]), np.array([2.0])
             if len(core) > 1 and ratio > 0:
                 picks = np.unique(core[np.linspace(0, len(core) - 1, PROFILE_SOURCES).astype(int)])
-                dist = dijkstra(self._matrix(weight), directed=True, indices=picks)
-                bound = np.stack([self.metres(int(p), core) for p in picks]) * ratio
-                cost = dist[:, core]
-                ok = np.isfinite(cost) & (bound > 0)
-                if ok.sum() >= PROFILE_BANDS:
-                    lbs, detours = bound[ok], cost[ok] / bound[ok]
+                found: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []
+                for p in picks.tolist():  # one search at a time: temporaries of one row
+                    cost = dijkstra(self._matrix(weight), directed=True, indices=p)[core]
+                    bound = self.metres(p, core) * ratio
+                    ok = np.isfinite(cost) & (bound > 0)
+                    found.append((bound[ok], cost[ok] / bound[ok]))
+                lbs, detours = (np.concatenate(parts) for parts in zip(*found, strict=True))
+                if len(lbs) >= PROFILE_BANDS:
                     quantiles = np.linspace(0, 1, PROFILE_BANDS + 1)[1:]
                     bands = np.quantile(lbs, quantiles)
                     bands[-1] = np.inf
@@ -723,39 +712,15 @@ class Router:
         return ids
 
 
-# --- one router per graph ---------------------------------------------------------------------
-
-_ROUTERS: weakref.WeakKeyDictionary[Any, Router] = weakref.WeakKeyDictionary()
-
-
-def for_graph(G: nx.MultiDiGraph, weights: Sequence[str] = WEIGHTS) -> Router:
-    """The graph's router: compiled on first use, then kept while the graph lives.
-
-    Graphs are treated as unchanging once routed on (filtering here makes copies). A
-    router whose graph has since gained or lost nodes or adjacent pairs is compiled
-    again; one whose weights were edited in place is not: :func:`forget` it.
-    """
-    router = _ROUTERS.get(G)
-    if router is None or len(router.ids) != len(G) or router.pairs != _pairs(G):
-        router = Router.from_graph(G, weights)
-        _ROUTERS[G] = router
-    for name in weights:
-        if name not in router.weights:
-            router.add_weight(G, name)
-    return router
-
-
-def remember(G: nx.MultiDiGraph, router: Router) -> None:
-    """Use ``router`` (e.g. loaded from the graph cache) for ``G`` from now on."""
-    _ROUTERS[G] = router
-
-
-def forget(G: nx.MultiDiGraph) -> None:
-    """Drop ``G``'s router: the next query compiles the graph again."""
-    _ROUTERS.pop(G, None)
-
-
-def _pairs(G: nx.MultiDiGraph) -> int:
-    """Adjacent node pairs ``u→v`` (parallel edges once): O(nodes), fast, unlike
-    ``G.number_of_edges()``, which visits every edge in Python."""
-    return sum(map(len, G._adj.values()))
+def _cheapest(
+    weights: NDArray[np.float64], starts: NDArray[np.intp]
+) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
+    """Per run ``weights[starts[i]:starts[i + 1]]``: its least weight, and where the first
+    element of that weight sits."""
+    if not len(starts):
+        return weights[:0], starts
+    least = np.minimum.reduceat(weights, starts)
+    runs = np.diff(np.append(starts, len(weights)))
+    at = np.where(weights == np.repeat(least, runs), np.arange(len(weights)), len(weights))
+    first: NDArray[np.intp] = np.minimum.reduceat(at, starts)
+    return least, first

@@ -4,9 +4,11 @@ Stops snap to the nearest node of the network's largest strongly connected
 component (so every stop can reach every other). A corridor whose stops cannot
 be joined is kept, marked ``no_route`` with the reason.
 
-Routes are searched on the graph's compiled :mod:`routes.routing.backend` (scipy's Dijkstra
-over CSR arrays, built once per graph), with the results ``osmnx.routing.shortest_path``
-gives; lengths, road classes and geometry are then read from the graph's own edges.
+Routes are searched on the network's compiled :mod:`routes.routing.backend` (scipy's
+Dijkstra over CSR arrays, or a contraction hierarchy), with the results
+``osmnx.routing.shortest_path`` gives; lengths, road classes and geometry are then read
+from the columns of the edges each route takes (the cheapest of parallel edges, as osmnx
+picks it), and of no other edge.
 """
 
 from __future__ import annotations
@@ -20,9 +22,8 @@ from routes.columns import first_tag
 
 if TYPE_CHECKING:
     import geopandas as gpd
-    import networkx as nx
 
-    from routes.routing.backend import Router
+    from routes.routing.roads import RoadNetwork
     from routes.scenario import Corridor, Scenario
 
 __all__ = [
@@ -66,25 +67,30 @@ class Snap:
 
 
 def route_corridors(
-    G: nx.MultiDiGraph,
+    G: RoadNetwork,
     scenario: Scenario,
     *,
     weight: str = "travel_time",
-    roads: nx.MultiDiGraph | None = None,
+    roads: RoadNetwork | None = None,
     max_snap_m: float = MAX_SNAP_M,
 ) -> gpd.GeoDataFrame:
     """One row per corridor: route, length, travel time, road mix and the story's figures.
 
     A corridor with a stop further than ``max_snap_m`` from the network is ``no_route``.
+    Routes use ``roads`` (``G`` less the areas to avoid: :meth:`RoadNetwork.without`), if
+    given. Stops snap to ``G``, so a stop cut off by an area to avoid has no route rather
+    than moving. Routing on the whole graph between nodes of its largest strongly connected
+    component gives the routes routing on that component would: a least-cost path
+    between two of its nodes never leaves it (also once edges are removed).
     """
     import geopandas as gpd
 
-    roads, router = _roads(G, roads)
+    roads = G if roads is None else roads
     rows = []
     for corridor in scenario.corridors:
         snap = snap_stops(G, scenario, corridor)
         reason = _too_far(scenario, corridor, snap, max_snap_m)
-        route, gap = (None, None) if reason else router.route_through(snap.nodes, weight)
+        route, gap = (None, None) if reason else roads.router.route_through(snap.nodes, weight)
         if route is None and not reason:
             names = _stop_names(scenario, corridor)
             a, b = (names[snap.nodes.index(n)] for n in gap or ())
@@ -116,12 +122,12 @@ def route_corridors(
 
 
 def alternative_routes(
-    G: nx.MultiDiGraph,
+    G: RoadNetwork,
     scenario: Scenario,
     k: int,
     *,
     weight: str = "travel_time",
-    roads: nx.MultiDiGraph | None = None,
+    roads: RoadNetwork | None = None,
     max_snap_m: float = MAX_SNAP_M,
 ) -> gpd.GeoDataFrame:
     """Up to ``k`` alternatives per corridor, each differing from all kept routes.
@@ -134,22 +140,23 @@ def alternative_routes(
     """
     import geopandas as gpd
 
-    roads, router = _roads(G, roads)
+    roads = G if roads is None else roads
     rows = []
     for corridor in scenario.corridors:
         snap = snap_stops(G, scenario, corridor)
         if _too_far(scenario, corridor, snap, max_snap_m):
             continue
-        best, _gap = router.route_through(snap.nodes, weight)
+        best, _gap = roads.router.route_through(snap.nodes, weight)
         if best is None:
             continue
         kept = [best]
-        for route in candidate_routes(roads, router, snap.nodes, weight):
+        for route in candidate_routes(roads, snap.nodes, weight):
             if len(kept) > k:
                 break
             if all(route_difference(roads, route, other) >= MIN_DIFFERENCE for other in kept):
                 kept.append(route)
-        best_cost = _cost(roads, best, weight)
+        cost = roads.router.cost
+        best_cost = cost(best, weight)
         for rank, route in enumerate(kept[1:], start=1):
             measures = measure_route(roads, route, weight)
             rows.append(
@@ -157,7 +164,7 @@ def alternative_routes(
                     "corridor_id": corridor.id,
                     "name": corridor.name,
                     "rank": rank,
-                    "extra_cost_pct": round(100 * (_cost(roads, route, weight) / best_cost - 1), 1),
+                    "extra_cost_pct": round(100 * (cost(route, weight) / best_cost - 1), 1),
                     "differs_share": round(
                         min(route_difference(roads, route, other) for other in kept[:rank]),
                         3,
@@ -183,12 +190,12 @@ def alternative_routes(
 
 
 def route_legs(
-    G: nx.MultiDiGraph,
+    G: RoadNetwork,
     scenario: Scenario,
     corridor_id: str,
     *,
     weight: str = "travel_time",
-    roads: nx.MultiDiGraph | None = None,
+    roads: RoadNetwork | None = None,
 ) -> gpd.GeoDataFrame:
     """A corridor leg by leg (stop to next stop): where each stop snapped, and each leg's
     length, travel time, road mix and geometry; the legs add up to the corridor's route."""
@@ -197,10 +204,10 @@ def route_legs(
     corridor = scenario.corridor(corridor_id)
     names = _stop_names(scenario, corridor)
     snap = snap_stops(G, scenario, corridor)
-    roads, router = _roads(G, roads)
+    roads = G if roads is None else roads
     rows = []
     for i, (a, b) in enumerate(pairwise(snap.nodes)):
-        path = [a] if a == b else router.path(a, b, weight)
+        path = [a] if a == b else roads.router.path(a, b, weight)
         row = {
             "leg": i + 1,
             "from": names[i],
@@ -225,15 +232,11 @@ def route_legs(
     return gpd.GeoDataFrame(rows, geometry="geometry", crs="EPSG:4326")
 
 
-def snap_stops(G: nx.MultiDiGraph, scenario: Scenario, corridor: Corridor) -> Snap:
+def snap_stops(G: RoadNetwork, scenario: Scenario, corridor: Corridor) -> Snap:
     """Nearest node of ``G``'s largest strongly connected component for each stop of the
     corridor (great-circle nearest, as ``osmnx.distance.nearest_nodes``), and how far."""
-    from routes.routing import backend
-
     places = [scenario.place(stop) for stop in corridor.stops]
-    nodes, dist = backend.for_graph(G).nearest(
-        [p.lon for p in places], [p.lat for p in places], core=True
-    )
+    nodes, dist = G.router.nearest([p.lon for p in places], [p.lat for p in places], core=True)
     return Snap(nodes, dist)
 
 
@@ -249,23 +252,9 @@ def _too_far(scenario: Scenario, corridor: Corridor, snap: Snap, max_snap_m: flo
     )
 
 
-def _roads(G: nx.MultiDiGraph, roads: nx.MultiDiGraph | None) -> tuple[nx.MultiDiGraph, Router]:
-    """What routes use: ``roads`` (``G`` less the areas to avoid) or ``G``, and its router.
-
-    Stops snap to ``G``, so a stop cut off by an area to avoid has no route rather
-    than moving. Routing on the whole graph between nodes of its largest strongly
-    connected component gives the routes routing on that component would: a
-    least-cost path between two of its nodes never leaves it (also once edges are removed).
-    """
-    from routes.routing import backend
-
-    used = G if roads is None else roads
-    return used, backend.for_graph(used)
-
-
 def choose_search(
-    G: nx.MultiDiGraph,
-    roads: nx.MultiDiGraph | None,
+    G: RoadNetwork,
+    roads: RoadNetwork | None,
     search: str,
     scenario: Scenario,
     alternatives: int = 0,
@@ -273,20 +262,16 @@ def choose_search(
     """Search ``G`` with Dijkstra or a contraction hierarchy (:mod:`routes.routing.ch`;
     ``auto`` counts the legs to route); whether it is the hierarchy. Routes avoiding areas
     (``roads``) try ``G``'s hierarchy first and fall back to Dijkstra on ``roads``."""
-    from routes.routing import backend
-
     legs = sum(len(c.waypoints) + 1 for c in scenario.corridors) * (1 + alternatives)
-    router = backend.for_graph(G)
-    hierarchic = router.use(search, legs)
+    hierarchic = G.router.use(search, legs)
     if roads is not None and roads is not G:
-        backend.for_graph(roads).over(router)
+        roads.router.over(G.router)
     return hierarchic
 
 
-def candidate_routes(
-    G: nx.MultiDiGraph, router: Router, stops: list[int], weight: str
-) -> list[list[int]]:
+def candidate_routes(G: RoadNetwork, stops: list[int], weight: str) -> list[list[int]]:
     """Whole routes with one leg swapped for one of its k-shortest paths, cheapest first."""
+    router = G.router
     legs = [(a, b) for a, b in pairwise(stops) if a != b]
     best = []
     for a, b in legs:
@@ -301,61 +286,50 @@ def candidate_routes(
                 continue
             spliced = [*best[:i], path, *best[i + 1 :]]
             routes.append([stops[0], *(n for leg in spliced for n in leg[1:])])
-    return sorted(routes, key=lambda route: _cost(G, route, weight))
+    return sorted(routes, key=lambda route: router.cost(route, weight))
 
 
-def _edge(G: nx.MultiDiGraph, u: int, v: int, weight: str) -> dict[str, Any]:
-    """The cheapest of the parallel edges u→v, as osmnx's routing picks it."""
-    return min(G[u][v].values(), key=lambda data: data[weight])
-
-
-def _cost(G: nx.MultiDiGraph, route: list[int], weight: str) -> float:
-    return float(sum(_edge(G, u, v, weight)[weight] for u, v in pairwise(route)))
-
-
-def route_difference(G: nx.MultiDiGraph, route: list[int], other: list[int]) -> float:
+def route_difference(G: RoadNetwork, route: list[int], other: list[int]) -> float:
     """Share of ``route``'s length on edges that ``other`` does not use."""
     other_edges = set(pairwise(other))
-    lengths = [(uv, _edge(G, *uv, "length")["length"]) for uv in pairwise(route)]
+    lengths = list(zip(pairwise(route), G.router.costs(route, "length"), strict=True))
     total = sum(length for _, length in lengths)
     off = sum(length for uv, length in lengths if uv not in other_edges)
     return off / total if total else 0.0
 
 
-def measure_route(G: nx.MultiDiGraph, route: list[int], weight: str) -> dict[str, Any]:
-    """Length, travel time, road-class mix, road names and geometry of a node route."""
+def measure_route(G: RoadNetwork, route: list[int], weight: str) -> dict[str, Any]:
+    """Length, travel time, road-class mix, road names and geometry of a node route, read
+    from the columns of the edges it takes (the cheapest of parallel ones by ``weight``)."""
+    import numpy as np
     from shapely.geometry import LineString, Point
 
     if len(route) == 1:
-        node = G.nodes[route[0]]
+        at = int(G.router.index([route[0]])[0])
         return {
             "length_km": 0.0,
             "travel_time_h": 0.0,
             "highway_share": "",
             "roads": "",
-            "geometry": Point(node["x"], node["y"]),
+            "geometry": Point(float(G.router.x[at]), float(G.router.y[at])),
         }
-    edges = [_edge(G, u, v, weight) for u, v in pairwise(route)]
-    length = sum(e["length"] for e in edges)
+    rows = np.asarray(G.router.edge_rows(route, weight))
+    lengths = G.arrays.column("length", rows).tolist()
+    highways, refs, names = (G.arrays.column(k, rows).tolist() for k in ("highway", "ref", "name"))
+    length = sum(lengths)
     by_class: dict[str, float] = defaultdict(float)
     roads: list[str] = []
-    coords: list[tuple[float, float]] = []
-    for (u, v), edge in zip(pairwise(route), edges, strict=True):
-        by_class[first_tag(edge.get("highway")) or "unknown"] += edge["length"]
-        for key in ("ref", "name"):
-            label = first_tag(edge.get(key))
+    coords: list[list[float]] = []
+    for i, points in enumerate(G.points(rows)):
+        by_class[first_tag(highways[i]) or "unknown"] += lengths[i]
+        for label in (first_tag(refs[i]), first_tag(names[i])):
             if label and label not in roads:
                 roads.append(label)
-        points = (
-            list(edge["geometry"].coords)
-            if "geometry" in edge
-            else [(G.nodes[u]["x"], G.nodes[u]["y"]), (G.nodes[v]["x"], G.nodes[v]["y"])]
-        )
         coords += points if not coords else points[1:]
     shares = sorted(by_class.items(), key=lambda item: -item[1])
     return {
         "length_km": round(length / 1000, 2),
-        "travel_time_h": round(sum(e["travel_time"] for e in edges) / 3600, 2),
+        "travel_time_h": round(sum(G.arrays.column("travel_time", rows).tolist()) / 3600, 2),
         "highway_share": ", ".join(f"{cls} {share / length:.0%}" for cls, share in shares),
         "roads": "; ".join(roads),
         "geometry": LineString(coords),
@@ -399,11 +373,10 @@ def _stop_names(scenario: Scenario, corridor: Corridor) -> list[str]:
     return [scenario.place(stop).name for stop in corridor.stops]
 
 
-def _named_nodes(G: nx.MultiDiGraph, route: list[int]) -> list[str]:
+def _named_nodes(G: RoadNetwork, route: list[int]) -> list[str]:
     """Names of the places a proxy route passes (OSM nodes have none)."""
     names: list[str] = []
-    for node in route:
-        name = G.nodes[node].get("name")
+    for name in G.node_values("name", route):
         if isinstance(name, str) and (not names or names[-1] != name):
             names.append(name)
     return names

@@ -1,0 +1,375 @@
+"""A road graph as columns of arrays: what the network layer builds and caches, and what
+every later stage reads.
+
+A :class:`RoadArrays` is a road graph in columns: node ids and coordinates; per edge
+``u``, ``v``, ``key``, float columns (``length``, ``travel_time``, ``speed_kph``, ...),
+geometry as coordinate offsets, and every other attribute (``highway``, ``name``,
+``oneway``, ``osmid``, ...) as integer codes into a JSON list of its distinct values.
+Edges are in the order networkx lists them (:func:`networkx_order`), so
+:meth:`RoadArrays.to_networkx` gives back the osmnx-schema ``MultiDiGraph`` edge for edge.
+:meth:`RoadArrays.arrays` names every column for a file (:mod:`routes.network.store`
+writes and maps them); nothing here reads or writes files.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import networkx as nx
+    from numpy.typing import NDArray
+
+__all__ = ["FORMAT", "MISSING", "RoadArrays", "networkx_order"]
+
+#: Edge and node attributes kept as float64 columns when every element has a float.
+FLOAT_COLUMNS = ("length", "travel_time", "speed_kph", "x", "y")
+
+#: Layout version of the arrays in a file; a file of another version is not read.
+FORMAT = 1
+
+
+@dataclass
+class RoadArrays:
+    """A road graph as columns: ``nodes`` and ``edges`` map a column name to an array.
+
+    ``nodes["id"]``, ``edges["u"]``/``["v"]``/``["key"]`` are int64; float columns
+    are float64; geometry is ``edges["geometry_offsets"]`` (n + 1 positions into
+    ``edges["geometry_xy"]``, an edge without geometry has an empty run); a coded
+    column ``name`` is ``codes[name]`` (int32, -1 where the element lacks it) into
+    ``values[name]`` (its distinct values). ``graph`` holds the graph's attributes.
+    """
+
+    nodes: Mapping[str, NDArray[Any]]
+    edges: Mapping[str, NDArray[Any]]
+    graph: dict[str, Any] = field(default_factory=dict)
+    values: dict[str, list[Any]] = field(default_factory=dict)
+
+    @property
+    def n_edges(self) -> int:
+        return len(self.edges["u"])
+
+    # --- from and to networkx ------------------------------------------------------------
+
+    @classmethod
+    def from_networkx(cls, G: nx.MultiDiGraph) -> RoadArrays:
+        """Columns of an osmnx-schema graph (integer node ids, JSON-able attributes)."""
+        node_data = [d for _, d in G.nodes(data=True)]
+        edges = list(G.edges(keys=True, data=True))
+        data = [d for *_, d in edges]
+        offsets, xy = _geometry(data)
+        return cls.from_columns(
+            nodes=np.fromiter(G.nodes, dtype=np.int64, count=len(G)),
+            node_columns=_by_column(node_data),
+            uvk=np.array([e[:3] for e in edges], dtype=np.int64).reshape(-1, 3),
+            edge_columns=_by_column(data, skip={"geometry"}),
+            geometry=(offsets, xy),
+            graph=dict(G.graph),
+        )
+
+    @classmethod
+    def from_columns(
+        cls,
+        *,
+        nodes: NDArray[np.int64],
+        node_columns: Mapping[str, Column],
+        uvk: NDArray[np.int64] | tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]],
+        edge_columns: Mapping[str, Column],
+        geometry: tuple[NDArray[np.int64], NDArray[np.float64]],
+        graph: Mapping[str, Any],
+    ) -> RoadArrays:
+        """Columns from node ids, edges ``(u, v, key)`` rows, attribute columns and geometry
+        offsets and points (``uvk``: rows, or the three columns). An attribute column is a
+        list (one value per row, :data:`MISSING` where a row lacks it), a float array, or
+        ``(codes, values)``."""
+        values: dict[str, list[Any]] = {}
+        offsets, xy = geometry
+        u, v, key = (uvk[:, 0], uvk[:, 1], uvk[:, 2]) if isinstance(uvk, np.ndarray) else uvk
+        edges = {
+            "u": np.ascontiguousarray(u, dtype=np.int64),
+            "v": np.ascontiguousarray(v, dtype=np.int64),
+            "key": np.ascontiguousarray(key, dtype=np.int64),
+            "geometry_offsets": offsets,
+            "geometry_xy": xy,
+            **_coded(edge_columns, "edge:", values),
+        }
+        node_table = {"id": nodes, **_coded(node_columns, "node:", values)}
+        return cls(node_table, edges, dict(graph), values)
+
+    def to_networkx(self) -> nx.MultiDiGraph:
+        """The osmnx-schema ``MultiDiGraph`` these columns hold, node and edge order kept."""
+        import networkx as nx
+        from shapely import linestrings
+
+        G = nx.MultiDiGraph(**self.graph)
+        G.add_nodes_from(
+            zip(self.nodes["id"].tolist(), self._records(self.nodes, "node:"), strict=True)
+        )
+        records = self._records(self.edges, "edge:")
+        offsets = self.edges["geometry_offsets"]
+        counts = np.diff(offsets)
+        xy = np.asarray(self.edges["geometry_xy"])
+        with_geometry = np.flatnonzero(counts > 0)
+        if len(with_geometry):
+            runs = np.repeat(np.arange(len(with_geometry)), counts[with_geometry])
+            lines = linestrings(xy, indices=runs)
+            for i, line in zip(with_geometry.tolist(), lines, strict=True):
+                records[i]["geometry"] = line
+        G.add_edges_from(
+            zip(
+                self.edges["u"].tolist(),
+                self.edges["v"].tolist(),
+                self.edges["key"].tolist(),
+                records,
+                strict=True,
+            )
+        )
+        return G
+
+    def _records(self, table: Mapping[str, NDArray[Any]], prefix: str) -> list[dict[str, Any]]:
+        """One attribute dict per row of ``table``, keys in a fixed order."""
+        n = len(next(iter(table.values())))
+        records: list[dict[str, Any]] = [{} for _ in range(n)]
+        for name, column in table.items():
+            if name.startswith("code:"):
+                attr = name[len("code:") :]
+                vocab = self.values[prefix + attr]
+                for record, code in zip(records, column.tolist(), strict=True):
+                    if code >= 0:
+                        record[attr] = vocab[code]
+            elif name.startswith("float:"):
+                attr = name[len("float:") :]
+                for record, value in zip(records, column.tolist(), strict=True):
+                    record[attr] = value
+        return records
+
+    def column(
+        self, name: str, rows: NDArray[np.integer[Any]] | None = None, *, node: bool = False
+    ) -> NDArray[Any]:
+        """Attribute ``name`` of the edges (or nodes) at ``rows`` (default: all, the column
+        itself where it is floats): floats for a float column, else objects, None where a
+        row lacks it (every row, if none has it). Only that column is read."""
+        table = self.nodes if node else self.edges
+        if f"float:{name}" in table:
+            floats: NDArray[Any] = np.asarray(table[f"float:{name}"])
+            return floats if rows is None else floats[rows]
+        if f"code:{name}" not in table:
+            count = len(table["id"] if node else table["u"]) if rows is None else len(rows)
+            return np.full(count, None, dtype=object)
+        vocab = self.values[("node:" if node else "edge:") + name]
+        lookup = np.full(len(vocab) + 1, None, dtype=object)  # code -1 picks the None at the end
+        for i, value in enumerate(vocab):
+            lookup[i] = value  # one by one: a list value stays one object
+        codes = np.asarray(table[f"code:{name}"])
+        picked: NDArray[Any] = lookup[codes if rows is None else codes[rows]]
+        return picked
+
+    # --- files ---------------------------------------------------------------------------
+
+    def arrays(self) -> dict[str, NDArray[Any]]:
+        """Every column as a named array (what :meth:`from_arrays` reads back)."""
+        meta = {"format": FORMAT, "graph": self.graph, "values": self.values}
+        out = {"meta": np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)}
+        out.update({f"nodes/{k}": v for k, v in self.nodes.items()})
+        out.update({f"edges/{k}": v for k, v in self.edges.items()})
+        return out
+
+    @classmethod
+    def from_arrays(
+        cls,
+        arrays: Mapping[str, NDArray[Any]],
+        *,
+        lazy: bool = False,
+        damaged: Callable[[ValueError], NoReturn] | None = None,
+    ) -> RoadArrays:
+        """Columns from :meth:`arrays` (e.g. mapped from a file); ValueError if they are not.
+
+        Every column is checked now, or with ``lazy`` each one when first read (a column
+        never read is never paged in); a column that fails then calls ``damaged`` with
+        the ValueError (by default, raises it).
+        """
+        try:
+            meta = json.loads(bytes(arrays["meta"]))
+            if meta.get("format") != FORMAT:
+                raise ValueError(f"road arrays of format {meta.get('format')}, not {FORMAT}")
+            roads = cls({}, {}, meta["graph"], meta["values"])
+            hook = damaged if lazy else None
+            roads.nodes = _Checked(arrays, "nodes/", roads.check_column, hook)
+            roads.edges = _Checked(arrays, "edges/", roads.check_column, hook)
+            missing = {"u", "v", "key", "geometry_offsets", "geometry_xy"} - roads.edges.keys()
+            if missing or "id" not in roads.nodes:
+                raise ValueError(f"road arrays without {sorted(missing) or ['id']}")
+        except (KeyError, TypeError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ValueError(f"not road arrays ({exc!r})") from None
+        if not lazy:
+            roads.check()
+        return roads
+
+    def check(self) -> None:
+        """ValueError unless the columns fit together: lengths, codes, geometry offsets."""
+        for table in (self.nodes, self.edges):
+            for name, column in table.items():
+                self.check_column(table is self.nodes, name, column)
+
+    def check_column(self, node: bool, name: str, column: NDArray[Any]) -> None:
+        """ValueError unless one column fits the others (columns from a file are checked
+        when first read)."""
+        if name in ("geometry_offsets", "geometry_xy"):
+            offsets, xy = self.edges["geometry_offsets"], self.edges["geometry_xy"]
+            if (
+                offsets.shape != (self.n_edges + 1,)
+                or xy.ndim != 2
+                or offsets[0] != 0
+                or offsets[-1] != len(xy)
+                or (np.diff(offsets) < 0).any()
+            ):
+                raise ValueError("geometry offsets do not fit the edges and points")
+            return
+        n = len(self.nodes["id"]) if node else self.n_edges
+        if column.shape != (n,):
+            raise ValueError(f"column {name} has shape {column.shape}, expected ({n},)")
+        if name.startswith("code:"):
+            vocab = self.values.get(("node:" if node else "edge:") + name[len("code:") :])
+            if vocab is None or (n and not -1 <= column.min() <= column.max() < len(vocab)):
+                raise ValueError(f"column {name} has codes without values")
+
+
+class _Checked(Mapping[str, "NDArray[Any]"]):
+    """The columns of one table (``source`` members under ``prefix``), each checked by
+    ``check(node, name, column)`` when first read: a column never read is never paged in.
+    A column that fails (its read or its check raises ValueError) goes to ``damaged``."""
+
+    def __init__(
+        self,
+        source: Mapping[str, NDArray[Any]],
+        prefix: str,
+        check: Callable[[bool, str, NDArray[Any]], None],
+        damaged: Callable[[ValueError], NoReturn] | None = None,
+    ) -> None:
+        self._source, self._prefix, self._check = source, prefix, check
+        self._damaged = damaged
+        self._names = [k[len(prefix) :] for k in source if k.startswith(prefix)]
+        self._done: set[str] = set()
+
+    def __getitem__(self, name: str) -> NDArray[Any]:
+        if name not in self._names:
+            raise KeyError(name)
+        try:
+            column = self._source[self._prefix + name]
+            if name not in self._done:
+                self._done.add(name)  # a check may read this column again
+                try:
+                    self._check(self._prefix == "nodes/", name, column)
+                except BaseException:
+                    self._done.discard(name)
+                    raise
+        except ValueError as exc:
+            if self._damaged is None:
+                raise
+            self._damaged(exc)
+        return column
+
+    def __contains__(self, name: object) -> bool:  # without reading the column
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+#: Marks a row without the attribute in a column given to :meth:`RoadArrays.from_columns`.
+MISSING: Any = object()
+
+
+def _by_column(rows: list[Mapping[str, Any]], skip: set[str] | None = None) -> dict[str, list[Any]]:
+    """Attribute dicts as columns, :data:`MISSING` where a row lacks the attribute."""
+    names = dict.fromkeys(k for row in rows for k in row if not skip or k not in skip)
+    return {name: [row.get(name, MISSING) for row in rows] for name in names}
+
+
+#: An attribute column given to :meth:`RoadArrays.from_columns`.
+Column: TypeAlias = "list[Any] | NDArray[np.float64] | tuple[NDArray[np.int32], list[Any]]"
+
+
+def _coded(
+    columns: Mapping[str, Column], prefix: str, values: dict[str, list[Any]]
+) -> dict[str, NDArray[Any]]:
+    """``float:<name>`` where every row has a float, else ``code:<name>`` into
+    ``values[prefix + name]`` (its distinct values, JSON-able)."""
+    out: dict[str, NDArray[Any]] = {}
+    for name, column in columns.items():
+        if isinstance(column, np.ndarray):
+            out[f"float:{name}"] = np.asarray(column, dtype=np.float64)  # no copy
+            continue
+        if isinstance(column, tuple):
+            out[f"code:{name}"], values[prefix + name] = column
+            continue
+        floats = all(isinstance(value, float | np.floating) for value in column)
+        if name in FLOAT_COLUMNS and floats:
+            out[f"float:{name}"] = np.array(column, dtype=np.float64)
+            continue
+        index: dict[Any, int] = {}
+        vocab: list[Any] = []
+        codes = np.full(len(column), -1, dtype=np.int32)
+        for i, value in enumerate(column):
+            if value is MISSING:
+                continue
+            if isinstance(value, str | int | float):  # bool is an int: keyed by type too
+                token: Any = (type(value), value)
+            else:
+                token = json.dumps(value, sort_keys=True)
+                value = json.loads(token)
+            if token not in index:
+                index[token] = len(vocab)
+                vocab.append(value)
+            codes[i] = index[token]
+        out[f"code:{name}"] = codes
+        values[prefix + name] = vocab
+    return out
+
+
+def _geometry(rows: list[Mapping[str, Any]]) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """Edge geometries as offsets into one (m, 2) array of coordinates."""
+    import shapely
+
+    counts = np.zeros(len(rows), dtype=np.int64)
+    parts = []
+    for i, row in enumerate(rows):
+        line = row.get("geometry")
+        if line is not None:
+            coords = shapely.get_coordinates(line)
+            counts[i] = len(coords)
+            parts.append(coords)
+    offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    xy = np.concatenate(parts) if parts else np.zeros((0, 2))
+    return offsets, xy.astype(np.float64)
+
+
+def networkx_order(u: NDArray[np.integer[Any]], v: NDArray[np.integer[Any]]) -> NDArray[np.intp]:
+    """The order in which networkx lists edges ``u[i] → v[i]`` (node positions, in the
+    order nodes were added) added in the order given: by ``u``, then by the first edge
+    of each node pair, then as given. Columns in that order make :meth:`RoadArrays.to_networkx`
+    list its edges in row order, so every reader of the columns meets them as it would
+    meet the graph's."""
+    if not len(u):
+        return np.zeros(0, dtype=np.intp)
+    n = int(max(u.max(), v.max())) + 1
+    pair = u.astype(np.int64) * n + v
+    by_pair = np.argsort(pair, kind="stable")
+    ranked = pair[by_pair]
+    del pair
+    new = np.ones(len(ranked), dtype=bool)
+    new[1:] = ranked[1:] != ranked[:-1]
+    del ranked
+    group_start = np.maximum.accumulate(np.where(new, np.arange(len(new)), 0))
+    leader = np.empty(len(u), dtype=np.intp)  # each edge's pair's first edge
+    leader[by_pair] = by_pair[group_start]
+    order: NDArray[np.intp] = np.lexsort((leader, u))
+    return order
