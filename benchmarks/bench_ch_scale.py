@@ -1,7 +1,7 @@
 """Contraction hierarchy on a country-sized OSM file, through the real ``routes`` path.
 
 The synthetic road-like file of ``tests/synthetic_osm.py`` at about 10⁷ directed edges
-(full mode; quick mode about 10⁵) is built by :func:`routes.network.osm_columns` in a
+(full mode; quick mode about 10⁵) is built by :func:`routes.network.from_osm_file` in a
 process of its own (cold: pyosmium → columns → router → cache entry; its peak RSS), then
 a second process maps that entry (warm), contracts the travel-time hierarchy and times
 200 random pairs and 200 pairs about 2 km apart with the hierarchy and with today's
@@ -40,10 +40,10 @@ import json, re, sys, time
 from pathlib import Path
 start = time.perf_counter()
 from routes import network
-roads, router = network.osm_columns(sys.argv[1])
+roads = network.from_osm_file(sys.argv[1])
 seconds = time.perf_counter() - start
 peak = int(re.search(r"VmHWM:\\s+(\\d+)", Path("/proc/self/status").read_text())[1]) / 1024
-print(json.dumps({"s": seconds, "edges": roads.n_edges, "pairs": router.edges, "peak_mb": peak}))
+print(json.dumps({"s": seconds, "edges": roads.arrays.n_edges, "peak_mb": peak}))
 """
 
 _CH = """
@@ -56,7 +56,7 @@ from routes import network
 
 pairs = int(sys.argv[2])
 start = time.perf_counter()
-roads, router = network.osm_columns(sys.argv[1])
+router = network.from_osm_file(sys.argv[1]).router
 warm = time.perf_counter() - start
 start = time.perf_counter()
 ch = router.hierarchy("travel_time")
@@ -132,7 +132,7 @@ def test_hierarchy_on_a_country_sized_file(
     report(
         f"cold build, {label}",
         "",
-        f"`network.osm_columns` {ms(cold['s'])}, peak {cold['peak_mb']:.0f} MB",
+        f"`network.from_osm_file` {ms(cold['s'])}, peak {cold['peak_mb']:.0f} MB",
         "",
         "peak ≤ 4 GB (issue 15, at 10⁷ edges)",
         cold["peak_mb"] <= 4096,
