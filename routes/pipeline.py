@@ -109,16 +109,14 @@ def route_scenario(
         raise ScenarioError(story.story.id, [NO_CORRIDORS])
     G = networks.choose(story, osm=osm, network=network, offline=offline)
     areas = networks.avoid_areas(avoid) if avoid is not None else None
-    roads = networks.avoiding(G, areas) if areas is not None else None
+    roads = networks.avoiding(G, areas) if areas is not None else G
     if not max_snap_km > 0:
         raise UsageError(f"max_snap_km must be a positive distance, not {max_snap_km!r}")
     snap = max_snap_km * 1000
-    corridors.choose_search(G, roads, _choice(Search, search, "search"), story, alternatives)
-    routed = corridors.route_corridors(G, story, weight=weight, roads=roads, max_snap_m=snap)
+    corridors.choose_search(roads, _choice(Search, search, "search"), story, alternatives)
+    routed = corridors.route_corridors(roads, story, weight=weight, max_snap_m=snap)
     extra = (
-        corridors.alternative_routes(
-            G, story, alternatives, weight=weight, roads=roads, max_snap_m=snap
-        )
+        corridors.alternative_routes(roads, story, alternatives, weight=weight, max_snap_m=snap)
         if alternatives
         else None
     )

@@ -270,7 +270,7 @@ def test_avoid_keeps_routes_out_of_an_area(
     assert result.exit_code == 0, result.output
     rerouted = json.loads(result.stdout)[direct]
     assert rerouted["route_status"] == "ok"
-    detour = corridors.route_corridors(G, story, roads=network.avoiding(G, avoid)).iloc[direct]
+    detour = corridors.route_corridors(network.avoiding(G, avoid), story).iloc[direct]
     assert first.geometry.intersects(closed) and not detour.geometry.intersects(closed)
     assert detour.length_km == rerouted["length_km"] > first.length_km
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -200,8 +201,8 @@ def test_areas_are_avoided_on_the_arrays_as_on_a_copy_of_the_graph(
     copy = G.copy()
     copy.remove_edges_from(inside)
     assert list(avoiding.to_networkx().edges(keys=True)) == list(copy.edges(keys=True))
-    ours = corridors.route_corridors(roads, story, roads=avoiding)
-    theirs = corridors.route_corridors(roads, story, roads=RoadNetwork.from_networkx(copy))
+    ours = corridors.route_corridors(avoiding, story)
+    theirs = corridors.route_corridors(replace(RoadNetwork.from_networkx(copy), base=roads), story)
     assert not ours.iloc[direct].geometry.intersects(areas)
     assert ours.iloc[direct].length_km > first.length_km
     assert ours.geometry.geom_equals_exact(theirs.geometry, 0).all()

@@ -71,31 +71,29 @@ def route_corridors(
     scenario: Scenario,
     *,
     weight: str = "travel_time",
-    roads: RoadNetwork | None = None,
     max_snap_m: float = MAX_SNAP_M,
 ) -> gpd.GeoDataFrame:
     """One row per corridor: route, length, travel time, road mix and the story's figures.
 
     A corridor with a stop further than ``max_snap_m`` from the network is ``no_route``.
-    Routes use ``roads`` (``G`` less the areas to avoid: :meth:`RoadNetwork.without`), if
-    given. Stops snap to ``G``, so a stop cut off by an area to avoid has no route rather
-    than moving. Routing on the whole graph between nodes of its largest strongly connected
-    component gives the routes routing on that component would: a least-cost path
-    between two of its nodes never leaves it (also once edges are removed).
+    On a network less the areas to avoid (:meth:`RoadNetwork.without`) stops snap to the
+    whole network, so a stop cut off by an area to avoid has no route rather than moving.
+    Routing on the whole graph between nodes of its largest strongly connected component
+    gives the routes routing on that component would: a least-cost path between two of
+    its nodes never leaves it (also once edges are removed).
     """
     import geopandas as gpd
 
-    roads = G if roads is None else roads
     rows = []
     for corridor in scenario.corridors:
         snap = snap_stops(G, scenario, corridor)
         reason = _too_far(scenario, corridor, snap, max_snap_m)
-        route, gap = (None, None) if reason else roads.router.route_through(snap.nodes, weight)
+        route, gap = (None, None) if reason else G.router.route_through(snap.nodes, weight)
         if route is None and not reason:
             names = _stop_names(scenario, corridor)
             a, b = (names[snap.nodes.index(n)] for n in gap or ())
             reason = f"no path from {a} to {b}" + (
-                " outside the areas to avoid" if roads is not G else ""
+                " outside the areas to avoid" if G.base is not None else ""
             )
         row = _describe(corridor, scenario)
         row["max_snap_m"] = round(max(snap.distances_m), 1)
@@ -112,10 +110,8 @@ def route_corridors(
                 geometry=None,
             )
         else:
-            row.update(route_status="ok", no_route_reason="", **measure_route(roads, route, weight))
-            row["passes"] = " → ".join(
-                _named_nodes(roads, route) or _stop_names(scenario, corridor)
-            )
+            row.update(route_status="ok", no_route_reason="", **measure_route(G, route, weight))
+            row["passes"] = " → ".join(_named_nodes(G, route) or _stop_names(scenario, corridor))
         rows.append(row)
     routed = gpd.GeoDataFrame(rows, geometry="geometry", crs="EPSG:4326")
     return routed.astype({kind: "Int64" for kind in FIGURE_COLUMNS})
@@ -127,7 +123,6 @@ def alternative_routes(
     k: int,
     *,
     weight: str = "travel_time",
-    roads: RoadNetwork | None = None,
     max_snap_m: float = MAX_SNAP_M,
 ) -> gpd.GeoDataFrame:
     """Up to ``k`` alternatives per corridor, each differing from all kept routes.
@@ -140,25 +135,24 @@ def alternative_routes(
     """
     import geopandas as gpd
 
-    roads = G if roads is None else roads
     rows = []
     for corridor in scenario.corridors:
         snap = snap_stops(G, scenario, corridor)
         if _too_far(scenario, corridor, snap, max_snap_m):
             continue
-        best, _gap = roads.router.route_through(snap.nodes, weight)
+        best, _gap = G.router.route_through(snap.nodes, weight)
         if best is None:
             continue
         kept = [best]
-        for route in candidate_routes(roads, snap.nodes, weight):
+        for route in candidate_routes(G, snap.nodes, weight):
             if len(kept) > k:
                 break
-            if all(route_difference(roads, route, other) >= MIN_DIFFERENCE for other in kept):
+            if all(route_difference(G, route, other) >= MIN_DIFFERENCE for other in kept):
                 kept.append(route)
-        cost = roads.router.cost
+        cost = G.router.cost
         best_cost = cost(best, weight)
         for rank, route in enumerate(kept[1:], start=1):
-            measures = measure_route(roads, route, weight)
+            measures = measure_route(G, route, weight)
             rows.append(
                 {
                     "corridor_id": corridor.id,
@@ -166,7 +160,7 @@ def alternative_routes(
                     "rank": rank,
                     "extra_cost_pct": round(100 * (cost(route, weight) / best_cost - 1), 1),
                     "differs_share": round(
-                        min(route_difference(roads, route, other) for other in kept[:rank]),
+                        min(route_difference(G, route, other) for other in kept[:rank]),
                         3,
                     ),
                     "network_source": G.graph["network_source"],
@@ -195,7 +189,6 @@ def route_legs(
     corridor_id: str,
     *,
     weight: str = "travel_time",
-    roads: RoadNetwork | None = None,
 ) -> gpd.GeoDataFrame:
     """A corridor leg by leg (stop to next stop): where each stop snapped, and each leg's
     length, travel time, road mix and geometry; the legs add up to the corridor's route."""
@@ -204,10 +197,9 @@ def route_legs(
     corridor = scenario.corridor(corridor_id)
     names = _stop_names(scenario, corridor)
     snap = snap_stops(G, scenario, corridor)
-    roads = G if roads is None else roads
     rows = []
     for i, (a, b) in enumerate(pairwise(snap.nodes)):
-        path = [a] if a == b else roads.router.path(a, b, weight)
+        path = [a] if a == b else G.router.path(a, b, weight)
         row = {
             "leg": i + 1,
             "from": names[i],
@@ -227,16 +219,19 @@ def route_legs(
                 geometry=None,
             )
         else:
-            row.update(route_status="ok", **measure_route(roads, path, weight))
+            row.update(route_status="ok", **measure_route(G, path, weight))
         rows.append(row)
     return gpd.GeoDataFrame(rows, geometry="geometry", crs="EPSG:4326")
 
 
 def snap_stops(G: RoadNetwork, scenario: Scenario, corridor: Corridor) -> Snap:
-    """Nearest node of ``G``'s largest strongly connected component for each stop of the
-    corridor (great-circle nearest, as ``osmnx.distance.nearest_nodes``), and how far."""
+    """Nearest node of the largest strongly connected component of ``G`` (of its ``base``,
+    the whole network, if it has one) for each stop of the corridor (great-circle nearest,
+    as ``osmnx.distance.nearest_nodes``), and how far."""
     places = [scenario.place(stop) for stop in corridor.stops]
-    nodes, dist = G.router.nearest([p.lon for p in places], [p.lat for p in places], core=True)
+    nodes, dist = (G.base or G).router.nearest(
+        [p.lon for p in places], [p.lat for p in places], core=True
+    )
     return Snap(nodes, dist)
 
 
@@ -252,20 +247,14 @@ def _too_far(scenario: Scenario, corridor: Corridor, snap: Snap, max_snap_m: flo
     )
 
 
-def choose_search(
-    G: RoadNetwork,
-    roads: RoadNetwork | None,
-    search: str,
-    scenario: Scenario,
-    alternatives: int = 0,
-) -> bool:
+def choose_search(G: RoadNetwork, search: str, scenario: Scenario, alternatives: int = 0) -> bool:
     """Search ``G`` with Dijkstra or a contraction hierarchy (:mod:`routes.routing.ch`;
-    ``auto`` counts the legs to route); whether it is the hierarchy. Routes avoiding areas
-    (``roads``) try ``G``'s hierarchy first and fall back to Dijkstra on ``roads``."""
+    ``auto`` counts the legs to route); whether it is the hierarchy. On a network less the
+    areas to avoid, routes try its ``base``'s hierarchy first and fall back to Dijkstra."""
     legs = sum(len(c.waypoints) + 1 for c in scenario.corridors) * (1 + alternatives)
-    hierarchic = G.router.use(search, legs)
-    if roads is not None and roads is not G:
-        roads.router.over(G.router)
+    hierarchic = (G.base or G).router.use(search, legs)
+    if G.base is not None:
+        G.router.over(G.base.router)
     return hierarchic
 
 

@@ -35,12 +35,15 @@ class RoadNetwork:
     """A road network as columns (``arrays``) and its compiled ``router``.
 
     ``kept`` marks the edges routes may use when some were taken out (areas to avoid:
-    :meth:`without`); None means every edge. The columns are shared, never copied.
+    :meth:`without`); None means every edge. ``base`` is then the network they were taken
+    from: stops snap to it, so a stop cut off by an area to avoid has no route rather than
+    moving. The columns are shared, never copied.
     """
 
     arrays: RoadArrays
     router: Router
     kept: NDArray[np.bool_] | None = None
+    base: RoadNetwork | None = None
 
     @classmethod
     def from_arrays(cls, arrays: RoadArrays) -> RoadNetwork:
@@ -83,7 +86,7 @@ class RoadNetwork:
         same columns and nodes, a router compiled over the other edges."""
         kept = np.ones(self.arrays.n_edges, dtype=bool) if self.kept is None else self.kept.copy()
         kept[np.asarray(rows, dtype=np.intp)] = False
-        return RoadNetwork(self.arrays, _compile(self.arrays, kept), kept)
+        return RoadNetwork(self.arrays, _compile(self.arrays, kept), kept, self.base or self)
 
     # --- reading the columns -------------------------------------------------------------
 
