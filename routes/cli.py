@@ -68,14 +68,11 @@ OsmOption = Annotated[
         help="Route on this OpenStreetMap file (.osm, .osm.bz2, .osm.gz, .osm.pbf).",
     ),
 ]
-NetworkOption = Annotated[
-    NetworkChoice,
-    typer.Option(
-        "--network",
-        help="auto: OSM file, stored extract, download, else proxy. osm: OSM or fail. "
-        "proxy: the offline proxy network.",
-    ),
-]
+_NETWORK_HELP = (
+    "auto: OSM file, stored extract, download, else proxy. osm: OSM or fail. "
+    "proxy: the offline proxy network."
+)
+NetworkOption = Annotated[NetworkChoice, typer.Option("--network", help=_NETWORK_HELP)]
 OfflineOption = Annotated[bool, typer.Option("--offline", help="Never download (Overpass).")]
 WeightOption = Annotated[Weight, typer.Option("--weight", help="What routes minimise.")]
 AlternativesOption = Annotated[
@@ -118,14 +115,11 @@ MaxSnapOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-SelfContainedOption = Annotated[
-    bool,
-    typer.Option(
-        "--self-contained",
-        help="Inline every script and stylesheet: the page needs no network "
-        "(basemap tiles aside). Takes them from npm packages, fetched once with npm.",
-    ),
-]
+_SELF_CONTAINED_HELP = (
+    "Inline every script and stylesheet: the page needs no network "
+    "(basemap tiles aside). Takes them from npm packages, fetched once with npm."
+)
+SelfContainedOption = Annotated[bool, typer.Option("--self-contained", help=_SELF_CONTAINED_HELP)]
 StaticOption = Annotated[bool, typer.Option("--static", help="Draw corridors without animation.")]
 PngOption = Annotated[
     Path | None,

@@ -16,13 +16,14 @@ import mmap
 import struct
 import zipfile
 import zlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from routes._io import open_binary_atomically, write_atomically
+from routes.routing.arrays import LazyColumns
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -102,7 +103,7 @@ def read_npz(path: str | Path, *, lazy: bool = False) -> Mapping[str, NDArray[An
     return members
 
 
-class MappedNpz(Mapping[str, "NDArray[Any]"]):
+class MappedNpz(LazyColumns):
     """The members of an uncompressed ``.npz``, each mapped and checked on first access."""
 
     def __init__(self, path: str | Path) -> None:
@@ -114,6 +115,7 @@ class MappedNpz(Mapping[str, "NDArray[Any]"]):
         try:
             with zipfile.ZipFile(path) as z:
                 self._members = {m.filename.removesuffix(".npy"): m for m in z.infolist()}
+                self._names = self._members.keys()
         except (zipfile.BadZipFile, struct.error, EOFError) as exc:
             raise ValueError(f"{path}: not a readable .npz ({exc})") from None
         self._path = path
@@ -127,15 +129,6 @@ class MappedNpz(Mapping[str, "NDArray[Any]"]):
             except (struct.error, EOFError) as exc:
                 raise ValueError(f"{self._path}: not a readable .npz ({exc})") from None
         return self._read[name]
-
-    def __contains__(self, name: object) -> bool:  # without reading the member
-        return name in self._members
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._members)
-
-    def __len__(self) -> int:
-        return len(self._members)
 
 
 def _member(mapped: mmap.mmap, member: zipfile.ZipInfo) -> NDArray[Any]:

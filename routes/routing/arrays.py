@@ -14,7 +14,7 @@ writes and maps them); nothing here reads or writes files.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     import networkx as nx
     from numpy.typing import NDArray
 
-__all__ = ["FORMAT", "MISSING", "RoadArrays", "networkx_order"]
+__all__ = ["FORMAT", "MISSING", "LazyColumns", "RoadArrays", "networkx_order"]
 
 #: Edge and node attributes kept as float64 columns when every element has a float.
 FLOAT_COLUMNS = ("length", "travel_time", "speed_kph", "x", "y")
@@ -238,7 +238,24 @@ class RoadArrays:
                 raise ValueError(f"column {name} has codes without values")
 
 
-class _Checked(Mapping[str, "NDArray[Any]"]):
+class LazyColumns(Mapping[str, "NDArray[Any]"]):
+    """Arrays whose names are known up front and whose values are read on first access:
+    asking for a name, or listing them, reads nothing. Subclasses set ``_names`` and
+    define ``__getitem__``."""
+
+    _names: Collection[str]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+class _Checked(LazyColumns):
     """The columns of one table (``source`` members under ``prefix``), each checked by
     ``check(node, name, column)`` when first read: a column never read is never paged in.
     A column that fails (its read or its check raises ValueError) goes to ``damaged``."""
@@ -272,15 +289,6 @@ class _Checked(Mapping[str, "NDArray[Any]"]):
                 raise
             self._damaged(exc)
         return column
-
-    def __contains__(self, name: object) -> bool:  # without reading the column
-        return name in self._names
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names)
-
-    def __len__(self) -> int:
-        return len(self._names)
 
 
 #: Marks a row without the attribute in a column given to :meth:`RoadArrays.from_columns`.
