@@ -248,8 +248,13 @@ class Mentions(Document):
         spelled = {k: spelled_out(k) for k in keys if spelled_out(k) != k}
         found = self.x.lookup(keys | set(spelled.values()))
         for key, full in spelled.items():
-            if key not in found and full in found:
-                found[key] = found[full]  # "St. Paris": GeoNames has "Saint Paris"
+            if full in found:  # "St. Paris": GeoNames has "Saint Paris"
+                # "St. Petersburg": Saint Petersburg's own name, not only another name of it
+                merged = {c.ref: c for c in found.get(key, [])}
+                for c in found[full]:
+                    if c.ref not in merged or (c.primary and not merged[c.ref].primary):
+                        merged[c.ref] = c
+                found[key] = list(merged.values())
         mentions: list[Mention] = list(states)
         countries = {}
         for a, j in national:

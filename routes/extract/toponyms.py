@@ -197,14 +197,16 @@ class Toponyms(Mentions):
     def _level(m: Mention, c: Candidate) -> float:
         """A country's lead over the towns of its name ("Egypt", not Egypt, Texas, in a US
         story about Cairo): :data:`COUNTRY_LEVEL`, unless a first-level region has that
-        name too ("Georgia"), which only the story's other places tell apart; a city's of a
-        million people or more (its main name): :data:`CITY_LEVEL`."""
+        name too in another country ("Georgia"; the State of Mexico does not cancel Mexico's lead),
+        which only the story's other places tell apart; a city's of a million people or more
+        (its main name): :data:`CITY_LEVEL`."""
         if c.kind == "geonames" and c.primary and c.population >= 1_000_000:
             return CITY_LEVEL
         if c.feature != "country":
             return 0.0
         rival = any(
-            r.kind == "region" and r.feature == "admin1" and r.primary for r in m.candidates
+            r.kind == "region" and r.feature == "admin1" and r.primary and r.country != c.country
+            for r in m.candidates
         )
         return 0.0 if rival else COUNTRY_LEVEL
 
