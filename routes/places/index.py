@@ -46,6 +46,10 @@ COUNTRY_ALIASES = {
 }
 
 
+#: Levels whose own name no town's other name may take ("Illinois", not Riverside, Illinois).
+_LEVELS_ABOVE_TOWNS = frozenset({"continent", "country", "admin1"})
+
+
 @dataclass(frozen=True)
 class IndexCandidate:
     """A place a name may refer to, as the story index keeps it (see :func:`base_confidences`)."""
@@ -172,7 +176,11 @@ class NameIndex:
         return min(towns, key=lambda t: great_circle_km(place.lat, place.lon, t.lat, t.lon)).country
 
     def lookup(self, keys: Iterable[str]) -> dict[str, list[IndexCandidate]]:
-        """Every candidate for each normalised name: curated, countries, then GeoNames."""
+        """Every candidate for each normalised name: curated, countries, then GeoNames.
+
+        A town that only has the name as another name of its own is left out when the name
+        is the own name of a continent, country or first-level region ("Illinois").
+        """
         keys = {k for k in keys if k}
         found: dict[str, list[IndexCandidate]] = {}
         geonames = _geonames_lookup(keys)
@@ -198,6 +206,12 @@ class NameIndex:
                 replace(a, primary=False) if a.feature == "admin1" and a.country in own else a
                 for a in areas
             ]
+            if any(
+                c.primary and c.feature in _LEVELS_ABOVE_TOWNS
+                for c in [*curated, *countries, *areas]
+            ):
+                # "Illinois" is the state, never Riverside, a town it is another name of.
+                towns = [t for t in towns if t.primary]
             candidates = _dedupe([*curated, *countries, *areas, *towns])
             if candidates:
                 found[key] = candidates
