@@ -38,6 +38,13 @@ COUNTRY_LEVEL = 2.5
 #: A city of a million or more leads the towns of its name ("Moscow", not Moscow, Idaho, in
 #: a US story about flights to Russia) by this; LGL dev acc@161 .864 at 0, .873 at 1, .871 at 2.
 CITY_LEVEL = 1.0
+#: A first-level region of at least :data:`REGION_TOWNS` GeoNames cities1000 towns leads the
+#: towns of its name by this ("Florida", "Oregon", "England" in a US story); LGL dev acc@161
+#: .885 at 0, .887 at 1 to 2.5 (for 10 to 100 towns), .886 for 300 towns, .886 at 1000.
+REGION_LEVEL = 1.0
+#: How many towns a first-level region needs for :data:`REGION_LEVEL` (Berea, a district of
+#: Lesotho with one, does not lead Berea, Kentucky).
+REGION_TOWNS = 50
 #: A context vote this high puts a candidate in the story's region, as the focus country does.
 CONTEXT_NEAR = 0.1
 #: What a word of place around a name ("in Idlib", "Idlib province") adds to its confidence.
@@ -196,12 +203,17 @@ class Toponyms(Mentions):
     @staticmethod
     def _level(m: Mention, c: Candidate) -> float:
         """A country's lead over the towns of its name ("Egypt", not Egypt, Texas, in a US
-        story about Cairo): :data:`COUNTRY_LEVEL`, unless a first-level region has that
-        name too in another country ("Georgia"; the State of Mexico does not cancel Mexico's lead),
-        which only the story's other places tell apart; a city's of a million people or more
-        (its main name): :data:`CITY_LEVEL`."""
+        story about Cairo): :data:`COUNTRY_LEVEL`, unless a first-level region of another
+        country has that name too ("Georgia"; the State of Mexico does not cancel Mexico's
+        lead), which only the story's other places tell apart. A city's of a million people
+        or more (its main name): :data:`CITY_LEVEL`. A first-level region's own name, with
+        :data:`REGION_TOWNS` towns or more and no country of that name: :data:`REGION_LEVEL`
+        ("Florida" the state, not Florida, New York)."""
         if c.kind == "geonames" and c.primary and c.population >= 1_000_000:
             return CITY_LEVEL
+        if c.kind == "region" and c.feature == "admin1" and c.primary:
+            big = c.population >= REGION_TOWNS
+            return REGION_LEVEL if big and all(r.feature != "country" for r in m.candidates) else 0
         if c.feature != "country":
             return 0.0
         rival = any(
