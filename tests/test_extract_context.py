@@ -43,3 +43,24 @@ def test_a_world_city_beats_a_small_town_of_its_name_without_local_context() -> 
     text = "Flights from the US to Moscow start in May, US officials said."
     got = {t.text: t.place for t in extract(text).toponyms}
     assert got["Moscow"].country == "RU"
+
+
+def test_own_names_come_before_other_names() -> None:
+    # "Illinois" is the state, never Riverside (a town it is another name of); "Mexico" the
+    # country, whatever the State of Mexico; "Mecca" is Makkah, the other name of a city a
+    # hundred times larger than Mecca, California; "St. Petersburg" is Saint Petersburg's.
+    text = (
+        "Farmers in Illinois sold corn to Mexico. Pilgrims flew from Mecca to Moscow "
+        "and St. Petersburg, Russia."
+    )
+    got = {t.text: t.place for t in extract(text).toponyms}
+    assert (got["Illinois"].feature, got["Illinois"].country) == ("admin1", "US")
+    assert (got["Mexico"].feature, got["Mexico"].country) == ("country", "MX")
+    assert got["Mecca"].country == "SA"
+    assert got["St. Petersburg"].country == "RU"
+
+
+def test_a_large_state_beats_a_small_town_of_its_name() -> None:
+    got = extract("Snow fell in Albany and Buffalo, and Florida stayed warm.").toponyms
+    florida = next(t.place for t in got if t.text == "Florida")
+    assert (florida.feature, florida.country) == ("admin1", "US")
