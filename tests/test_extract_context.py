@@ -64,3 +64,16 @@ def test_a_large_state_beats_a_small_town_of_its_name() -> None:
     got = extract("Snow fell in Albany and Buffalo, and Florida stayed warm.").toponyms
     florida = next(t.place for t in got if t.text == "Florida")
     assert (florida.feature, florida.country) == ("admin1", "US")
+
+
+def test_capitals_beside_their_countries_beat_a_cluster_of_small_namesakes() -> None:
+    # Indiana has a Monrovia, an Atlanta and a Geneva close together; the story's countries
+    # and the size of Atlanta, Georgia, outweigh their nearness to one another.
+    text = (
+        "The Ebola outbreak in Guinea, Sierra Leone and Liberia had killed 1,000 people. "
+        "In Monrovia, clinics were full. Doctors in Atlanta sent staff to Conakry and Freetown."
+    )
+    got = {t.text: t.place for t in extract(text).toponyms}
+    assert got["Monrovia"].country == "LR"
+    assert got["Freetown"].country == "SL"
+    assert (got["Atlanta"].country, round(got["Atlanta"].lat)) == ("US", 34)

@@ -38,6 +38,11 @@ COUNTRY_LEVEL = 2.5
 #: A city of a million or more leads the towns of its name ("Moscow", not Moscow, Idaho, in
 #: a US story about flights to Russia) by this; LGL dev acc@161 .864 at 0, .873 at 1, .871 at 2.
 CITY_LEVEL = 1.0
+#: A city's lead grows with log10 of its population from 0 at 10^CITY_FROM (316,228) to
+#: :data:`CITY_LEVEL` at a million ("Atlanta" in a story about Liberia is Georgia's, not
+#: Atlanta, Indiana); LGL dev acc@161 .890 with the lead at a million only, .885 rising from
+#: 10^5, .892 from 10^5.25, .892 from 10^5.5, .890 from 10^5.75.
+CITY_FROM = 5.5
 #: A first-level region of at least :data:`REGION_TOWNS` GeoNames cities1000 towns leads the
 #: towns of its name by this ("Florida", "Oregon", "England" in a US story); LGL dev acc@161
 #: .885 at 0, .887 at 1 to 2.5 (for 10 to 100 towns), .886 for 300 towns, .886 at 1000.
@@ -205,12 +210,15 @@ class Toponyms(Mentions):
         """A country's lead over the towns of its name ("Egypt", not Egypt, Texas, in a US
         story about Cairo): :data:`COUNTRY_LEVEL`, unless a first-level region of another
         country has that name too ("Georgia"; the State of Mexico does not cancel Mexico's
-        lead), which only the story's other places tell apart. A city's of a million people
-        or more (its main name): :data:`CITY_LEVEL`. A first-level region's own name, with
-        :data:`REGION_TOWNS` towns or more and no country of that name: :data:`REGION_LEVEL`
-        ("Florida" the state, not Florida, New York)."""
-        if c.kind == "geonames" and c.primary and c.population >= 1_000_000:
-            return CITY_LEVEL
+        lead), which only the story's other places tell apart. A city's (its main name):
+        :data:`CITY_LEVEL` at a million people or more, less down to none at
+        10^:data:`CITY_FROM`. A first-level region's own name, with :data:`REGION_TOWNS`
+        towns or more and no country of that name: :data:`REGION_LEVEL` ("Florida" the
+        state, not Florida, New York)."""
+        if c.kind == "geonames" and c.primary:
+            # log10(population): 0 at CITY_FROM or fewer, 1 at a million or more.
+            rise = (math.log10(c.population + 1) - CITY_FROM) / (6 - CITY_FROM)
+            return CITY_LEVEL * min(1.0, max(0.0, rise))
         if c.kind == "region" and c.feature == "admin1" and c.primary:
             big = c.population >= REGION_TOWNS
             return REGION_LEVEL if big and all(r.feature != "country" for r in m.candidates) else 0
