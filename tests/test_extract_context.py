@@ -77,3 +77,17 @@ def test_capitals_beside_their_countries_beat_a_cluster_of_small_namesakes() -> 
     assert got["Monrovia"].country == "LR"
     assert got["Freetown"].country == "SL"
     assert (got["Atlanta"].country, round(got["Atlanta"].lat)) == ("US", 34)
+
+
+def test_congo_is_the_congo_its_story_is_about() -> None:
+    kinshasa = extract("Ebola returned to Kinshasa and Goma. Vaccines reached Congo.").toponyms
+    brazzaville = extract("Oil flowed from Congo to Gabon; Brazzaville was calm.").toponyms
+    congo = next(t for t in kinshasa if t.text.startswith("Congo"))
+    assert (congo.text, congo.place.country) == ("Congo", "CD")  # no period: no abbreviation
+    assert next(t.place.country for t in brazzaville if t.text == "Congo") == "CG"
+
+
+def test_wales_is_wales_not_the_united_kingdom() -> None:
+    got = extract("Flooding hit Wales and Scotland.").toponyms
+    wales = next(t.place for t in got if t.text == "Wales")
+    assert wales.feature == "admin1" and round(wales.lat) == 52

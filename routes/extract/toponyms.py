@@ -55,6 +55,8 @@ REGION_TOWNS = 50
 #: the gain is one story (flights between New York and Moscow: Moscow, Russia, not Moscow,
 #: Pennsylvania, ten times).
 FOCUS_SHARE_POWER = 2.0
+#: Per decade of population, what a country gains over another of its name (a tie-break).
+COUNTRY_POPULATION = 0.001
 #: A context vote this high puts a candidate in the story's region, as the focus country does.
 CONTEXT_NEAR = 0.1
 #: What a word of place around a name ("in Idlib", "Idlib province") adds to its confidence.
@@ -96,8 +98,8 @@ class Toponyms(Mentions):
 
             scored = sorted(m.candidates, key=score, reverse=True)
             best = scored[0]
-            if not best.primary and self._abbreviated(m):
-                m.end += 1  # "Kan.", "Fla.": the period belongs to the abbreviation
+            if not best.primary and best.feature != "country" and self._abbreviated(m):
+                m.end += 1  # "Kan.", "Fla.": the period belongs to the abbreviation (not "Congo.")
             surface = self.text[m.start : m.end]
             in_focus = local(best)
             if best.kind == "geonames":
@@ -251,6 +253,8 @@ class Toponyms(Mentions):
             score = 0.6 if c.primary else 0.55
         elif c.kind in {"country", "curated"}:
             score = 0.8 if c.primary else 0.75
+            # Of two countries called so ("Congo"), the more populous, other things equal.
+            score += COUNTRY_POPULATION * math.log10(c.population + 1)
         elif c.kind == "region":
             score = {"continent": 0.8, "admin1": 0.95}.get(c.feature, 0.5)
             score -= 0 if c.primary else (0.35 if c.feature == "admin1" else 0.1)

@@ -118,11 +118,12 @@ def countries() -> tuple[Area, ...]:
         iso = (record.iso() or {}).get("alpha2")
         if not iso:
             continue
+        point = record.latlng()
+        if not point or iso in points:
+            continue  # countryinfo's Wales (GB, no point) is no name of the United Kingdom
         codes = set((record.iso() or {}).values())
         names[iso] += [record.name(), *(n for n in record.alt_spellings() or [] if n not in codes)]
-        point = record.latlng()
-        if point and iso not in points:
-            points[iso] = (float(point[0]), float(point[1]))
+        points[iso] = (float(point[0]), float(point[1]))
     found = []
     for iso, (lat, lon) in sorted(points.items()):
         known = geonames.get(iso, {})
