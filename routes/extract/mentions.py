@@ -258,7 +258,11 @@ class Mentions(Document):
         mentions: list[Mention] = list(states)
         countries = {}
         for a, j in national:
-            named = [c for c in found.get(self._key(a, j), []) if c.feature == "country"]
+            named = [
+                c
+                for c in found.get(self._key(a, j), [])
+                if c.feature == "country" or (c.feature == "admin1" and c.primary)
+            ]  # "Russian Federation", "British Columbia"
             if named:
                 t0, t1 = self.toks[a], self.toks[j]
                 countries[j] = Mention(a, j, self._key(a, j), t0.start, t1.end, candidates=named)
