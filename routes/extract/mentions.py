@@ -33,6 +33,7 @@ from routes.extract.lexicon import (
     PERSON_TITLES,
     PLACE_HEADS,
     SPEECH_VERBS,
+    STATE_HEADS,
     STOPWORDS,
     STREET_ABBREVIATIONS,
     STREET_WORDS,
@@ -89,7 +90,7 @@ class Mentions(Document):
                 elif (
                     gap == " "
                     and nxt.lower == "of"
-                    and toks[j].lower in ORG_HEADS
+                    and toks[j].lower in ORG_HEADS | STATE_HEADS
                     and self._joins(j + 2, j + 1)
                 ):
                     j += 1  # University of Aleppo, Committee of the Red Cross

@@ -58,6 +58,8 @@ class Token:
     @property
     def is_namey(self) -> bool:
         c = self.text[0]
+        if c in "dl" and self.text[1:2] in {"'", "’"} and self.text[2:3].isupper():
+            return True  # "d'Ivoire", "l'Aquila": an elided article before a name
         return c.isupper() or bool(_ARABIC.match(c))
 
     @property

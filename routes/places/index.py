@@ -34,7 +34,8 @@ COUNTRY_ALIASES = {
     "TR": ["Türkiye", "Turkiye"],
     "IR": ["Islamic Republic of Iran", "Persia"],
     "PS": ["Palestine", "Palestinian Territories", "State of Palestine"],
-    "CD": ["DRC", "DR Congo", "Congo-Kinshasa", "Congo"],  # "Congo" is both Congos' name
+    "CD": ["DRC", "DR Congo", "Congo-Kinshasa", "Congo", "Democratic Republic of Congo"],
+    "CG": ["Republic of Congo"],
     "CI": ["Côte d'Ivoire", "Cote d'Ivoire"],
     "CZ": ["Czechia"],
     "MM": ["Burma"],
