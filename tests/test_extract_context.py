@@ -91,3 +91,9 @@ def test_wales_is_wales_not_the_united_kingdom() -> None:
     got = extract("Flooding hit Wales and Scotland.").toponyms
     wales = next(t.place for t in got if t.text == "Wales")
     assert wales.feature == "admin1" and round(wales.lat) == 52
+
+
+def test_a_region_after_a_comma_says_which_town() -> None:
+    got = extract("The fair in Paris, Texas, opened Friday.").toponyms
+    paris = next(t.place for t in got if t.text == "Paris")
+    assert (paris.country, paris.admin1) == ("US", "Texas")

@@ -70,6 +70,7 @@ class IndexCandidate:
     primary: bool  # the name matched is the place's main name
     population: int = 0
     geonames_id: int | None = None
+    admin1: str | None = None  # the first-level region it is in (or is), when known
 
     @property
     def strong(self) -> bool:
@@ -304,6 +305,7 @@ def _geonames_lookup(keys: set[str]) -> dict[str, list[IndexCandidate]]:
                 main,
                 int(town.population or 0),
                 int(town.id),
+                town.admin1 or None,
             )
             for town, main in named
         ]
@@ -326,6 +328,7 @@ def _region_candidates(key: str) -> list[IndexCandidate]:
             main,
             area.population,
             area.geonames_id,
+            area.admin1 or (area.name if area.level == "admin1" else None),
         )
         for area, main in regions.areas_named(key)
         if area.level != "country"

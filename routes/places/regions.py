@@ -48,6 +48,7 @@ __all__ = [
     "demonym_countries",
     "demonyms",
     "regions",
+    "towns_with_regions",
 ]
 
 COUNTRY_SOURCE = (
@@ -249,6 +250,16 @@ def regions() -> tuple[Area, ...]:
             )
         )
     return tuple(found)
+
+
+def towns_with_regions() -> list[tuple[float, float, str]]:
+    """``(lat, lon, first-level region)`` of every GeoNames cities1000 town that has one."""
+    with _cities1000().open(encoding="utf-8") as lines:
+        return [
+            (float(row["lat"]), float(row["lon"]), row["admin1"])
+            for row in csv.DictReader(lines)
+            if row["admin1"]
+        ]
 
 
 def _cities1000() -> Path:
