@@ -54,6 +54,12 @@ _LEVELS_ABOVE_TOWNS = frozenset({"continent", "country", "admin1"})
 #: LGL dev: acc@161 .887 keeping every such town, .890 at 100 and at 1000 (precision .831
 #: and .832), .891 at 10 and 30 (precision .830, .831).
 OTHER_NAME_FACTOR = 100
+#: A town smaller than this is never found by another name of its own ("Kiev" finds Kyiv,
+#: "Cologne" Köln; "Middle East" no part of Baltimore). LGL dev, P / F1 / acc@161: every such
+#: town kept .832 / .823 / .898; 1,000 .834 / .824 / .899; 5,000 .844 / .828 / .899;
+#: 10,000 .845 / .828 / .899; 50,000 .848 / .828 / .903; 100,000 .848 / .828 / .904;
+#: none .851 / .829 / .902 (which loses "Kiev", "Bombay", "Peking").
+OTHER_NAME_POPULATION = 100_000
 
 
 @dataclass(frozen=True)
@@ -262,13 +268,16 @@ def _own_names_first(
 ) -> list[IndexCandidate]:
     """The towns a name may mean, given the places that have it as their own name.
 
-    A town that has the name only as another name of its own is left out when the name
-    is the own name of a continent, country or first-level region ("Illinois" is never
-    Riverside), or of a place at all unless the town is :data:`OTHER_NAME_FACTOR` times
-    the largest town of that own name ("Mecca" is Makkah, not Mecca, California;
-    "Jerusalem" is never Funkstown, Maryland). A town kept so counts as named by its own
-    name: the name is what most readers call it.
+    A town that has the name only as another name of its own is left out when it has
+    fewer than :data:`OTHER_NAME_POPULATION` people (GeoNames' other names of small towns
+    are mostly old names, neighbourhoods and nicknames: "Middle East" for a part of
+    Baltimore, "Petersburg" for Littlestown), when the name is the own name of a continent,
+    country or first-level region ("Illinois" is never Riverside), or of a place at all
+    unless the town is :data:`OTHER_NAME_FACTOR` times the largest town of that own name
+    ("Mecca" is Makkah, not Mecca, California; "Jerusalem" is never Funkstown, Maryland). A
+    town kept so counts as named by its own name: the name is what most readers call it.
     """
+    towns = [t for t in towns if t.primary or t.population >= OTHER_NAME_POPULATION]
     if any(c.primary and c.feature in _LEVELS_ABOVE_TOWNS for c in larger):
         return [t for t in towns if t.primary]
     if not any(c.primary for c in [*larger, *towns]):
