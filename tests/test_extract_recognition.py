@@ -66,6 +66,8 @@ def test_a_country_named_with_its_adjective_is_one_name() -> None:
     got = found("The Russian Federation and the Syrian Arab Republic signed it.")
     assert got["Russian Federation"] == ("Russia", "RU")
     assert got["Syrian Arab Republic"][1] == "SY"
+    us = found("He told us so. US rhetoric changed. Former US envoy Dan Kurtzer spoke.")
+    assert us["US"] == ("United States", "US")
     formal = found("Cholera hit Côte d'Ivoire and the Democratic Republic of Congo.")
     assert formal["Côte d'Ivoire"][1] == "CI"
     assert formal["Democratic Republic of Congo"][1] == "CD"

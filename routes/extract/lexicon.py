@@ -86,7 +86,7 @@ STOPWORDS = frozenset(
         march april june july august september october november december jan feb mar apr jun jul
         aug sep sept oct nov dec mr mrs ms dr prof gen col sgt lt capt sen rep gov st zero two
         three four five six seven eight nine ten eleven twelve twenty thirty forty fifty sixty
-        seventy eighty ninety hundred thousand million
+        seventy eighty ninety hundred thousand million former acting interim
         """
     )
 )

@@ -163,7 +163,11 @@ class Mentions(Document):
                 or self._party(i)
                 or low in NAME_JOINERS
                 or low == "of"
-                or (self._sentence_initial(i) and low in self.lower_words)
+                or (
+                    self._sentence_initial(i)
+                    and low in self.lower_words
+                    and not self.x.is_acronym_name(t.text)  # "US rhetoric", beside "us"
+                )
             ):
                 break
             i += 1
