@@ -596,6 +596,16 @@ class Mentions(Document):
         if nxt is not None and nxt.lower in ORG_HEADS and self._gap(self.toks[m.last], nxt) == " ":
             return f"followed by {nxt.text!r}: the name of an organisation or building"
         prev = self._prev_word(m.first)
+        if (
+            prev is not None
+            and prev.text == "the"
+            and m.first == m.last
+            and all(c.kind == "geonames" for c in m.candidates)
+            and (nxt is None or not nxt.is_word or nxt.lower in STOPWORDS - {"and", "or"})
+            and not self._locative_cue(m)  # "in the Hague", "to the Bronx"
+        ):
+            # "the Webster was", "the Duma would", "the Act,": a thing named after a town
+            return "after 'the' with no noun after it: a thing named after a town"
         if prev is not None and prev.text in {"'s", "’s"}:
             owner = self._prev_word(m.first, 1)
             if owner is not None and owner.is_namey:
