@@ -59,10 +59,11 @@ class Token:
     @property
     def is_namey(self) -> bool:
         c = self.text[0]
-        if c in "dl" and self.text[1:2] in {"'", "’"} and self.text[2:3].isupper():
-            return True  # "d'Ivoire", "l'Aquila": an elided article before a name
-        if _CONTRACTION.fullmatch(self.text) and not self.text.endswith(("'s", "’s")):
-            return False  # "I'll", "We're", "Don't": never "Ill." (Illinois)
+        if "'" in self.text or "’" in self.text:
+            if c in "dl" and self.text[1:2] in {"'", "’"} and self.text[2:3].isupper():
+                return True  # "d'Ivoire", "l'Aquila": an elided article before a name
+            if _CONTRACTION.fullmatch(self.text) and not self.text.endswith(("'s", "’s")):
+                return False  # "I'll", "We're", "Don't": never "Ill." (Illinois)
         return c.isupper() or bool(_ARABIC.match(c))
 
     @property
