@@ -8,6 +8,9 @@ ids it may resolve to). Recognition counts exact spans: a prediction whose offse
 differ from the gold's is a false positive and a miss. Resolution accuracy is over
 the mentions recognised correctly.
 
+A regression check of examples written with the rules, not a measure of accuracy: that
+comes from news nobody here wrote (``scripts/geoparse_eval.py``, docs/geoparse-accuracy.md).
+
 Exit codes: 0 at or above every threshold, 1 below one, 2 for unusable gold files.
 """
 

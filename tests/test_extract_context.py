@@ -43,3 +43,59 @@ def test_a_world_city_beats_a_small_town_of_its_name_without_local_context() -> 
     text = "Flights from the US to Moscow start in May, US officials said."
     got = {t.text: t.place for t in extract(text).toponyms}
     assert got["Moscow"].country == "RU"
+
+
+def test_own_names_come_before_other_names() -> None:
+    # "Illinois" is the state, never Riverside (a town it is another name of); "Mexico" the
+    # country, whatever the State of Mexico; "Mecca" is Makkah, the other name of a city a
+    # hundred times larger than Mecca, California; "St. Petersburg" is Saint Petersburg's.
+    text = (
+        "Farmers in Illinois sold corn to Mexico. Pilgrims flew from Mecca to Moscow "
+        "and St. Petersburg, Russia."
+    )
+    got = {t.text: t.place for t in extract(text).toponyms}
+    assert (got["Illinois"].feature, got["Illinois"].country) == ("admin1", "US")
+    assert (got["Mexico"].feature, got["Mexico"].country) == ("country", "MX")
+    assert got["Mecca"].country == "SA"
+    # A small town's other names are mostly old names and neighbourhoods: no place here.
+    assert "Middle East" not in {t.text for t in extract("The Middle East was calm.").toponyms}
+    assert got["St. Petersburg"].country == "RU"
+
+
+def test_a_large_state_beats_a_small_town_of_its_name() -> None:
+    got = extract("Snow fell in Albany and Buffalo, and Florida stayed warm.").toponyms
+    florida = next(t.place for t in got if t.text == "Florida")
+    assert (florida.feature, florida.country) == ("admin1", "US")
+
+
+def test_capitals_beside_their_countries_beat_a_cluster_of_small_namesakes() -> None:
+    # Indiana has a Monrovia, an Atlanta and a Geneva close together; the story's countries
+    # and the size of Atlanta, Georgia, outweigh their nearness to one another.
+    text = (
+        "The Ebola outbreak in Guinea, Sierra Leone and Liberia had killed 1,000 people. "
+        "In Monrovia, clinics were full. Doctors in Atlanta sent staff to Conakry and Freetown."
+    )
+    got = {t.text: t.place for t in extract(text).toponyms}
+    assert got["Monrovia"].country == "LR"
+    assert got["Freetown"].country == "SL"
+    assert (got["Atlanta"].country, round(got["Atlanta"].lat)) == ("US", 34)
+
+
+def test_congo_is_the_congo_its_story_is_about() -> None:
+    kinshasa = extract("Ebola returned to Kinshasa and Goma. Vaccines reached Congo.").toponyms
+    brazzaville = extract("Oil flowed from Congo to Gabon; Brazzaville was calm.").toponyms
+    congo = next(t for t in kinshasa if t.text.startswith("Congo"))
+    assert (congo.text, congo.place.country) == ("Congo", "CD")  # no period: no abbreviation
+    assert next(t.place.country for t in brazzaville if t.text == "Congo") == "CG"
+
+
+def test_wales_is_wales_not_the_united_kingdom() -> None:
+    got = extract("Flooding hit Wales and Scotland.").toponyms
+    wales = next(t.place for t in got if t.text == "Wales")
+    assert wales.feature == "admin1" and round(wales.lat) == 52
+
+
+def test_a_region_after_a_comma_says_which_town() -> None:
+    got = extract("The fair in Paris, Texas, opened Friday.").toponyms
+    paris = next(t.place for t in got if t.text == "Paris")
+    assert (paris.country, paris.admin1) == ("US", "Texas")

@@ -66,3 +66,14 @@ def test_a_country_named_with_its_adjective_is_one_name() -> None:
     got = found("The Russian Federation and the Syrian Arab Republic signed it.")
     assert got["Russian Federation"] == ("Russia", "RU")
     assert got["Syrian Arab Republic"][1] == "SY"
+    assert "I'll" not in found('"I\'ll swim to Cambridge," he said in Barton.')  # not Ill.
+    things = found("He hoped the Duma would vote. Judges in the Hague ruled.")
+    assert "Duma" not in things and things["Hague"][1] == "NL"
+    us = found("He told us so. US rhetoric changed. Former US envoy Dan Kurtzer spoke.")
+    assert us["US"] == ("United States", "US")
+    formal = found("Cholera hit Côte d'Ivoire and the Democratic Republic of Congo.")
+    assert formal["Côte d'Ivoire"][1] == "CI"
+    assert formal["Democratic Republic of Congo"][1] == "CD"
+    province = found("A man in Victoria, British Columbia, tested positive.")
+    assert province["British Columbia"] == ("British Columbia", "CA")
+    assert province["Victoria"][1] == "CA" and "British" not in province

@@ -49,3 +49,15 @@ def test_demonyms_come_from_countryinfo() -> None:
     found = regions.demonyms()
     assert found["russian"] == "RU" and found["nigerian"] == "NG"
     assert found["indian"] == "IN"  # not the British Indian Ocean Territory (IO)
+
+
+@pytest.mark.parametrize(("name", "country"), [("Xinjiang", "CN"), ("Zhejiang", "CN")])
+def test_a_province_goes_by_its_short_name(name: str, country: str) -> None:
+    # GeoNames says "Xinjiang Uygur Zizhiqu", "Zhejiang Sheng"; countryinfo the short name.
+    found = [(area.level, area.country) for area, _main in regions.areas_named(name)]
+    assert ("admin1", country) in found
+
+
+def test_a_generic_word_is_no_province_name() -> None:
+    short = {alias for area in regions.regions() for alias in area.aliases}
+    assert not short & {"Eastern", "Northern", "Central", "Chechen"}

@@ -48,6 +48,7 @@ __all__ = [
     "ROLE_NOUNS",
     "SMALL_NUMBERS",
     "SPEECH_VERBS",
+    "STATE_HEADS",
     "STOPWORDS",
     "STREET_ABBREVIATIONS",
     "STREET_WORDS",
@@ -85,7 +86,7 @@ STOPWORDS = frozenset(
         march april june july august september october november december jan feb mar apr jun jul
         aug sep sept oct nov dec mr mrs ms dr prof gen col sgt lt capt sen rep gov st zero two
         three four five six seven eight nine ten eleven twelve twenty thirty forty fifty sixty
-        seventy eighty ninety hundred thousand million
+        seventy eighty ninety hundred thousand million former acting interim
         """
     )
 )
@@ -151,6 +152,10 @@ NAMED_HEADS = frozenset(_words("county river valley mountains"))
 
 #: US party letters written before a politician's home ("D-Charleston", "R-Ohio").
 PARTY_LETTERS = frozenset(["D", "R", "I"])
+
+#: Words of a state's formal name that "of" may follow ("Democratic Republic of the Congo",
+#: "Kingdom of Saudi Arabia"): the run goes on past "of", as after an organisation's head.
+STATE_HEADS = frozenset(_words("republic kingdom emirate sultanate principality commonwealth"))
 
 #: Direction words that qualify a place ("eastern Aleppo").
 DIRECTIONS = frozenset(

@@ -33,6 +33,7 @@ from routes.extract.lexicon import (
     PERSON_TITLES,
     PLACE_HEADS,
     SPEECH_VERBS,
+    STATE_HEADS,
     STOPWORDS,
     STREET_ABBREVIATIONS,
     STREET_WORDS,
@@ -89,7 +90,7 @@ class Mentions(Document):
                 elif (
                     gap == " "
                     and nxt.lower == "of"
-                    and toks[j].lower in ORG_HEADS
+                    and toks[j].lower in ORG_HEADS | STATE_HEADS
                     and self._joins(j + 2, j + 1)
                 ):
                     j += 1  # University of Aleppo, Committee of the Red Cross
@@ -162,7 +163,11 @@ class Mentions(Document):
                 or self._party(i)
                 or low in NAME_JOINERS
                 or low == "of"
-                or (self._sentence_initial(i) and low in self.lower_words)
+                or (
+                    self._sentence_initial(i)
+                    and low in self.lower_words
+                    and not self.x.is_acronym_name(t.text)  # "US rhetoric", beside "us"
+                )
             ):
                 break
             i += 1
@@ -248,12 +253,21 @@ class Mentions(Document):
         spelled = {k: spelled_out(k) for k in keys if spelled_out(k) != k}
         found = self.x.lookup(keys | set(spelled.values()))
         for key, full in spelled.items():
-            if key not in found and full in found:
-                found[key] = found[full]  # "St. Paris": GeoNames has "Saint Paris"
+            if full in found:  # "St. Paris": GeoNames has "Saint Paris"
+                # "St. Petersburg": Saint Petersburg's own name, not only another name of it
+                merged = {c.ref: c for c in found.get(key, [])}
+                for c in found[full]:
+                    if c.ref not in merged or (c.primary and not merged[c.ref].primary):
+                        merged[c.ref] = c
+                found[key] = list(merged.values())
         mentions: list[Mention] = list(states)
         countries = {}
         for a, j in national:
-            named = [c for c in found.get(self._key(a, j), []) if c.feature == "country"]
+            named = [
+                c
+                for c in found.get(self._key(a, j), [])
+                if c.feature == "country" or (c.feature == "admin1" and c.primary)
+            ]  # "Russian Federation", "British Columbia"
             if named:
                 t0, t1 = self.toks[a], self.toks[j]
                 countries[j] = Mention(a, j, self._key(a, j), t0.start, t1.end, candidates=named)
@@ -582,6 +596,16 @@ class Mentions(Document):
         if nxt is not None and nxt.lower in ORG_HEADS and self._gap(self.toks[m.last], nxt) == " ":
             return f"followed by {nxt.text!r}: the name of an organisation or building"
         prev = self._prev_word(m.first)
+        if (
+            prev is not None
+            and prev.text == "the"
+            and m.first == m.last
+            and all(c.kind == "geonames" for c in m.candidates)
+            and (nxt is None or not nxt.is_word or nxt.lower in STOPWORDS - {"and", "or"})
+            and not self._locative_cue(m)  # "in the Hague", "to the Bronx"
+        ):
+            # "the Webster was", "the Duma would", "the Act,": a thing named after a town
+            return "after 'the' with no noun after it: a thing named after a town"
         if prev is not None and prev.text in {"'s", "’s"}:
             owner = self._prev_word(m.first, 1)
             if owner is not None and owner.is_namey:

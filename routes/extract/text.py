@@ -27,6 +27,7 @@ _TOKEN = re.compile(
     r"|\d+(?:[.,]\d+)*"
     r"|[^\W\d_]+(?:['’ʼ‘`][^\W\d_]+)*"
 )
+_CONTRACTION = re.compile(r"[A-Za-z]+['’](?:ll|re|ve|d|m|t|s)|[A-Za-z]+n['’]t")
 _ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff]")
 
 
@@ -58,6 +59,11 @@ class Token:
     @property
     def is_namey(self) -> bool:
         c = self.text[0]
+        if "'" in self.text or "’" in self.text:
+            if c in "dl" and self.text[1:2] in {"'", "’"} and self.text[2:3].isupper():
+                return True  # "d'Ivoire", "l'Aquila": an elided article before a name
+            if _CONTRACTION.fullmatch(self.text) and not self.text.endswith(("'s", "’s")):
+                return False  # "I'll", "We're", "Don't": never "Ill." (Illinois)
         return c.isupper() or bool(_ARABIC.match(c))
 
     @property

