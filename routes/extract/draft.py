@@ -98,7 +98,7 @@ def draft_scenario(
             "story date not given and none in the text: the draft is undated; "
             "pass --date YYYY-MM-DD to routes extract"
         )
-    draft = _plain(_Drafter(extractor, found, found.story_date, publisher).draft())
+    draft = _plain(_Drafter(extractor, found).draft())
     draft["review"] = notes + draft["review"]
     # The contract: `routes map --draft` accepts it unchanged; no corridor keeps it a draft.
     return scenario.validate(draft, name="the draft")
@@ -107,18 +107,12 @@ def draft_scenario(
 class _Drafter:
     """Turns an :class:`Extraction` into scenario data."""
 
-    def __init__(
-        self,
-        extractor: Extractor,
-        x: Extraction,
-        story_date: dt.date | None,
-        publisher: str | None,
-    ) -> None:
+    def __init__(self, extractor: Extractor, x: Extraction) -> None:
         self.extractor = extractor
         self.x = x
-        self.date = story_date
-        self.publisher = publisher
-        self.story_id = _slug(f"{publisher or 'story'}-{story_date or 'undated'}")
+        self.date = x.story_date
+        self.publisher = x.publisher
+        self.story_id = _slug(f"{x.publisher or 'story'}-{x.story_date or 'undated'}")
         self.sources: dict[str, dict[str, Any]] = {}
         self.ids: dict[str, str] = {}  # candidate ref -> place id
         self.review: list[str] = []

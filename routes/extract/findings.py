@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from routes.extract.gazetteer import Candidate
 
@@ -80,8 +80,9 @@ class Rejection:
     reason: str
 
 
-@dataclass(frozen=True)
-class Attribution:
+class Attribution(NamedTuple):
+    """Whom the story credits a figure to, and where in the text it says so."""
+
     who: str
     start: int
     end: int

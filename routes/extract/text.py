@@ -42,6 +42,8 @@ class Sentence:
 
 @dataclass(frozen=True)
 class Token:
+    """A word of the story, with its offsets, its sentence and whether it stands in quotes."""
+
     text: str
     start: int
     end: int
