@@ -72,7 +72,9 @@ def saved_hierarchies(entry: Path) -> Callable[[Router, str], Hierarchy]:
                 try:
                     n, integers = len(router.ids), integer_weights(graph[2], weight)
                     write_atomically(native, join_native(read_npz(file), n, integers))
-                    return Hierarchy(*graph, native=ContractionHierarchy.load_file(str(native)))
+                    loaded = ContractionHierarchy.load_file(str(native))
+                    log.info("contraction hierarchy: read the saved one (%s)", file.name)
+                    return Hierarchy(*graph, native=loaded)
                 except (OSError, ValueError, RuntimeError) as exc:
                     log.warning("saved hierarchy %s is unusable (%s); contracting again",
                                 file.name, exc)  # fmt: skip
