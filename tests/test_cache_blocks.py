@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 import pytest
+from osm_support import helsinki_pbf
 from synthetic_osm import write_grid_scenario, write_road_grid
 
 from routes import network
@@ -23,7 +24,9 @@ from routes.cli import app
 from routes.network import store
 from routes.network.osmfile import road_arrays
 from routes.network.store import BLOCK, read_npz, write_npz
+from routes.routing import RoadNetwork
 from routes.routing.arrays import RoadArrays
+from routes.scenario import Scenario
 
 
 def _data_start(path: Path, name: str) -> int:
@@ -185,3 +188,67 @@ def test_a_warm_run_checks_only_the_blocks_it_reads(
     assert not entry.exists()
     rebuilt = runner.invoke(app, args)
     assert rebuilt.exit_code == 0 and rebuilt.stdout == cold.stdout and entry.is_file()
+
+
+def test_edges_near_a_box_are_found_without_reading_every_column(
+    tmp_path: Path, graph_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The edges within a box (the map's roads near the routes, areas to avoid) are those
+    whose bounds meet it, found from the stored boxes of runs of edges: a warm lookup
+    near the middle of the grid pages in at most half the blocks of each column it reads
+    (a third of the geometry's)."""
+    grid = write_road_grid(tmp_path / "grid.osm.pbf", 160)
+    cold = network.from_osm_file(grid)
+    opened: list[store.MappedNpz] = []
+
+    def recorded(path: Path, *, lazy: bool = False) -> store.MappedNpz:
+        opened.append(read_npz(path, lazy=lazy))
+        return opened[-1]
+
+    monkeypatch.setattr(store, "read_npz", recorded)
+    warm = network.from_osm_file(grid)
+    west, south, east, north = (float(v) for v in cold.edges().total_bounds)
+    middle = ((west + east) / 2, (south + north) / 2)
+    box = (middle[0] - 0.004, middle[1] - 0.003, middle[0] + 0.002, middle[1] + 0.004)
+    near = warm.edges(["highway", "name"], within=box)
+    [mapped] = opened
+    for name in ("u", "v", "geometry_offsets", "geometry_xy"):
+        read = mapped.checked(f"edges/{name}")
+        share = 3 if name == "geometry_xy" else 2
+        assert len(read) >= 4 and read.sum() <= len(read) // share, (name, read)
+    np.testing.assert_array_equal(warm.arrays.boxes(), cold.arrays.boxes())
+    every = cold.edges(["highway", "name"])
+    bounds = every.geometry.bounds
+    meets = (bounds.maxx >= box[0]) & (bounds.minx <= box[2])
+    meets &= (bounds.maxy >= box[1]) & (bounds.miny <= box[3])
+    assert 0 < meets.sum() < len(every) // 20
+    assert near.to_json() == every[meets].to_json()
+
+
+def _same_as_every_bounds(cold: RoadNetwork, warm: RoadNetwork) -> None:
+    """Random boxes find the edges whose bounds meet them, warm and cold."""
+    every = cold.edges()
+    bounds = every.geometry.bounds
+    west, south, east, north = every.total_bounds
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        x0, x1 = sorted(rng.uniform(west, east, 2))
+        y0, y1 = sorted(rng.uniform(south, north, 2))
+        meets = (
+            (bounds.maxx >= x0) & (bounds.minx <= x1) & (bounds.maxy >= y0) & (bounds.miny <= y1)
+        )
+        for G in (cold, warm):
+            assert G.edges(within=(x0, y0, x1, y1)).index.tolist() == every.index[meets].tolist()
+
+
+def test_edges_near_random_boxes_of_helsinki(graph_cache: Path) -> None:
+    """On real roads, edges in no spatial order."""
+    _same_as_every_bounds(
+        network.from_osm_file(helsinki_pbf()), network.from_osm_file(helsinki_pbf())
+    )
+
+
+def test_edges_near_random_boxes_of_the_proxy(aleppo: Scenario) -> None:
+    """On the proxy network: no edge has a geometry, a box bounds the edges' nodes."""
+    cached = network.proxy_network(aleppo)  # boxes from the cache entry
+    _same_as_every_bounds(cached, RoadNetwork.from_networkx(cached.to_networkx()))  # made anew

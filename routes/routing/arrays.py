@@ -4,7 +4,9 @@ every later stage reads.
 A :class:`RoadArrays` is a road graph in columns: node ids and coordinates; per edge
 ``u``, ``v``, ``key``, float columns (``length``, ``travel_time``, ``speed_kph``, ...),
 geometry as coordinate offsets, and every other attribute (``highway``, ``name``,
-``oneway``, ``osmid``, ...) as integer codes into a JSON list of its distinct values.
+``oneway``, ``osmid``, ...) as integer codes into a JSON list of its distinct values;
+and the bounds of each run of :data:`BOX_ROWS` edges, so that the edges near a place are
+found without reading every edge.
 Edges are in the order networkx lists them (:func:`networkx_order`), so
 :meth:`RoadArrays.to_networkx` gives back the osmnx-schema ``MultiDiGraph`` edge for edge.
 :meth:`RoadArrays.arrays` names every column for a file (:mod:`routes.network.store`
@@ -32,6 +34,9 @@ FLOAT_COLUMNS = ("length", "travel_time", "speed_kph", "x", "y")
 #: Layout version of the arrays in a file; a file of another version is not read.
 FORMAT = 1
 
+#: Edges per box of :meth:`RoadArrays.boxes`: each bounds that many consecutive edges.
+BOX_ROWS = 4096
+
 _T = TypeVar("_T")
 
 
@@ -50,6 +55,7 @@ class RoadArrays:
     edges: Mapping[str, NDArray[Any]]
     graph: dict[str, Any] = field(default_factory=dict)
     values: dict[str, list[Any]] = field(default_factory=dict)
+    _boxes: NDArray[np.float64] | None = field(default=None, init=False, repr=False)
 
     @property
     def n_edges(self) -> int:
@@ -200,12 +206,39 @@ class RoadArrays:
         bounds = self.take("geometry_offsets", np.stack([rows, rows + 1], axis=-1))
         return bounds[0::2], bounds[1::2] - bounds[0::2]
 
+    # --- where edges are ----------------------------------------------------------------
+
+    def boxes(self) -> NDArray[np.float64]:
+        """West, south, east and north of the lines and end nodes of each run of
+        :data:`BOX_ROWS` consecutive edges, (runs, 4): what :meth:`rows_near` looks up
+        (stored with the columns; made here from them, once, when they have none)."""
+        if self._boxes is None:
+            self._boxes = _edge_boxes(self)
+        return self._boxes
+
+    def rows_near(self, box: tuple[float, float, float, float]) -> NDArray[np.intp]:
+        """Rows, ascending, of every edge whose line may meet ``box`` (west, south, east,
+        north): those of the runs of :data:`BOX_ROWS` edges whose box meets it. Finding
+        them reads no column."""
+        west, south, east, north = box
+        low_x, low_y, high_x, high_y = self.boxes().T
+        meets = np.flatnonzero(
+            (high_x >= west) & (low_x <= east) & (high_y >= south) & (low_y <= north)
+        )
+        rows = (meets[:, None] * BOX_ROWS + np.arange(BOX_ROWS)).ravel()
+        near: NDArray[np.intp] = rows[rows < self.n_edges]
+        return near
+
     # --- files ---------------------------------------------------------------------------
 
     def arrays(self) -> dict[str, NDArray[Any]]:
-        """Every column as a named array (what :meth:`from_arrays` reads back)."""
+        """Every column as a named array, and the :meth:`boxes` (what :meth:`from_arrays`
+        reads back)."""
         meta = {"format": FORMAT, "graph": self.graph, "values": self.values}
-        out = {"meta": np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)}
+        out: dict[str, NDArray[Any]] = {
+            "meta": np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8),
+            "boxes": self.boxes(),
+        }
         out.update({f"nodes/{k}": v for k, v in self.nodes.items()})
         out.update({f"edges/{k}": v for k, v in self.edges.items()})
         return out
@@ -236,6 +269,10 @@ class RoadArrays:
             missing = {"u", "v", "key", "geometry_offsets", "geometry_xy"} - roads.edges.keys()
             if missing or "id" not in roads.nodes:
                 raise ValueError(f"road arrays without {sorted(missing) or ['id']}")
+            if "boxes" in arrays:
+                roads._boxes = np.asarray(arrays["boxes"])
+                if roads._boxes.shape != (-(-roads.n_edges // BOX_ROWS), 4):
+                    raise ValueError(f"edge boxes of shape {roads._boxes.shape}")
         except (KeyError, TypeError, json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise ValueError(f"not road arrays ({exc!r})") from None
         if not lazy:
@@ -369,6 +406,27 @@ class _Checked(LazyColumns):
             if self._damaged is None:
                 raise
             self._damaged(exc)
+
+
+def _edge_boxes(roads: RoadArrays) -> NDArray[np.float64]:
+    """:meth:`RoadArrays.boxes`, made from the columns a run of edges at a time."""
+    n = roads.n_edges
+    ids = np.asarray(roads.nodes["id"])
+    order = np.argsort(ids, kind="stable")
+    x, y = (np.asarray(roads.column(k, node=True), dtype=np.float64) for k in ("x", "y"))
+    u, v = np.asarray(roads.edges["u"]), np.asarray(roads.edges["v"])
+    offsets, xy = (
+        np.asarray(roads.edges["geometry_offsets"]),
+        np.asarray(roads.edges["geometry_xy"]),
+    )
+    out = np.empty((-(-n // BOX_ROWS), 4))
+    for i, lo in enumerate(range(0, n, BOX_ROWS)):
+        hi = min(lo + BOX_ROWS, n)
+        ends = order[np.searchsorted(ids, np.concatenate([u[lo:hi], v[lo:hi]]), sorter=order)]
+        points = xy[offsets[lo] : offsets[hi]]
+        xs, ys = np.concatenate([x[ends], points[:, 0]]), np.concatenate([y[ends], points[:, 1]])
+        out[i] = np.fmin.reduce(xs), np.fmin.reduce(ys), np.fmax.reduce(xs), np.fmax.reduce(ys)
+    return out
 
 
 def _shape(table: Mapping[str, NDArray[Any]], name: str) -> tuple[int, ...]:

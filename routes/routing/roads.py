@@ -100,11 +100,18 @@ class RoadNetwork:
         ``v``, ``key``, the attribute ``columns`` (:meth:`RoadArrays.column`) and the
         geometry (a straight line between its nodes where the graph has none, as
         ``osmnx.graph_to_gdfs`` draws it). With ``within`` (west, south, east, north),
-        only the edges whose bounding box meets that box: just those lines are made."""
+        only the edges whose bounding box meets that box, looked for only in the runs of
+        edges whose box meets it (:meth:`RoadArrays.rows_near`): just their rows are read,
+        just those lines are made."""
         import geopandas as gpd
 
-        rows = np.arange(self.arrays.n_edges) if self.kept is None else np.flatnonzero(self.kept)
-        if within is not None:
+        if within is None:
+            rows = (
+                np.arange(self.arrays.n_edges) if self.kept is None else np.flatnonzero(self.kept)
+            )
+        else:
+            rows = self.arrays.rows_near(within)
+            rows = rows if self.kept is None else rows[self.kept[rows]]
             west, south, east, north = within
             low_x, low_y, high_x, high_y = self._boxes(rows)
             meets = (high_x >= west) & (low_x <= east) & (high_y >= south) & (low_y <= north)
