@@ -6,7 +6,7 @@ Stock (the path before issue 15): the drivable ways written as OSM XML by pyosmi
 columns and router (what the cache holds). Ours: :func:`routes.network.from_osm_file` on
 an empty cache (pyosmium straight into columns, :mod:`routes.network.osmfile`; router
 from the arrays; entry written), and its warm load (the entry mapped; the router's arrays
-checked and paged in, each column only when first read). Then the real command,
+checked and paged in; of each column only the blocks a read needs). Then the real command,
 ``routes corridors --osm FILE -s SCENARIO --json`` (places on the grid,
 ``synthetic_osm.write_grid_scenario``), cold (empty cache) and warm, whole runs: the
 interpreter, the libraries, the network, snapping, routing, measuring from the columns,

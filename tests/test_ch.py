@@ -150,7 +150,8 @@ def _run(runner: Any, helsinki_scenario: Path, *extra: str) -> tuple[list[dict[s
     return rows, result.stderr
 
 
-def test_cli_forces_either_search(runner: Any, helsinki_scenario: Path) -> None:
+def test_cli_forces_either_search(runner: Any, helsinki_scenario: Path, graph_cache: Path) -> None:
+    """(In a cache of its own: a hierarchy saved by an earlier run would be read, not made.)"""
     dijkstra_rows, said = _run(runner, helsinki_scenario, "--router", "dijkstra")
     assert "contraction hierarchy" not in said
     ch_rows, said = _run(runner, helsinki_scenario, "--router", "ch")

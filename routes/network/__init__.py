@@ -299,9 +299,9 @@ def from_osm_file(path: str | Path) -> RoadNetwork:
     pyosmium reads the :data:`DRIVABLE` ways straight into columns and numpy builds the
     graph osmnx would (:mod:`routes.network.osmfile`: split at intersections, simplified,
     speeds and travel times), with no XML and no networkx; columns and router are cached
-    by the file's content. A cached entry is mapped, and each column paged in and checked
-    only when first read: a damaged one is then a :class:`NetworkError` (and the entry is
-    removed, so the next run builds it again).
+    by the file's content. A cached entry is mapped, and of each column only the blocks a
+    read needs are paged in and checked, when first read: a damaged one is then a
+    :class:`NetworkError` (and the entry is removed, so the next run builds it again).
     """
     path = Path(path)
     if not path.is_file():
@@ -493,8 +493,9 @@ def _digest(path: Path) -> str:
     return h.hexdigest()[:20]
 
 
-#: Version of the cache's layout: one ``.npz`` of the graph's columns and its router's arrays.
-CACHE_FORMAT = 3
+#: Version of the cache's layout: one ``.npz`` of the graph's columns and its router's arrays,
+#: with the CRC-32 of each block of the larger ones (:mod:`routes.network.store`).
+CACHE_FORMAT = 4
 
 
 def _build_key() -> str:
@@ -534,9 +535,9 @@ def _cached(key: str, build: Callable[[], RoadArrays], *, lazy: bool = False) ->
 
     The entry (:func:`cache_path`) is data only: the graph's columns
     (:class:`~routes.routing.arrays.RoadArrays`) and its compiled router's arrays, in one
-    uncompressed ``.npz`` mapped into memory and checked member by member. An entry that
+    uncompressed ``.npz`` mapped into memory and checked block by block. An entry that
     fails to load is built again, with a warning; with ``lazy``, only what the router
-    needs is checked now, and each column when first read.
+    needs is checked now, and of each column the blocks a read needs, when first read.
     """
     from routes.network.store import saved_hierarchies, write_npz
     from routes.routing.roads import RoadNetwork

@@ -4,7 +4,9 @@ every later stage reads.
 A :class:`RoadArrays` is a road graph in columns: node ids and coordinates; per edge
 ``u``, ``v``, ``key``, float columns (``length``, ``travel_time``, ``speed_kph``, ...),
 geometry as coordinate offsets, and every other attribute (``highway``, ``name``,
-``oneway``, ``osmid``, ...) as integer codes into a JSON list of its distinct values.
+``oneway``, ``osmid``, ...) as integer codes into a JSON list of its distinct values;
+and the bounds of each run of :data:`BOX_ROWS` edges, so that the edges near a place are
+found without reading every edge.
 Edges are in the order networkx lists them (:func:`networkx_order`), so
 :meth:`RoadArrays.to_networkx` gives back the osmnx-schema ``MultiDiGraph`` edge for edge.
 :meth:`RoadArrays.arrays` names every column for a file (:mod:`routes.network.store`
@@ -16,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias, TypeVar
 
 import numpy as np
 
@@ -31,6 +33,11 @@ FLOAT_COLUMNS = ("length", "travel_time", "speed_kph", "x", "y")
 
 #: Layout version of the arrays in a file; a file of another version is not read.
 FORMAT = 1
+
+#: Edges per box of :meth:`RoadArrays.boxes`: each bounds that many consecutive edges.
+BOX_ROWS = 4096
+
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -48,10 +55,15 @@ class RoadArrays:
     edges: Mapping[str, NDArray[Any]]
     graph: dict[str, Any] = field(default_factory=dict)
     values: dict[str, list[Any]] = field(default_factory=dict)
+    _boxes: NDArray[np.float64] | None = field(default=None, init=False, repr=False)
 
     @property
     def n_edges(self) -> int:
-        return len(self.edges["u"])
+        return _shape(self.edges, "u")[0]
+
+    @property
+    def n_nodes(self) -> int:
+        return _shape(self.nodes, "id")[0]
 
     # --- from and to networkx ------------------------------------------------------------
 
@@ -155,25 +167,78 @@ class RoadArrays:
         row lacks it (every row, if none has it). Only that column is read."""
         table = self.nodes if node else self.edges
         if f"float:{name}" in table:
-            floats: NDArray[Any] = np.asarray(table[f"float:{name}"])
-            return floats if rows is None else floats[rows]
+            if rows is None:
+                floats: NDArray[Any] = np.asarray(table[f"float:{name}"])
+                return floats
+            return self.take(f"float:{name}", rows, node=node)
         if f"code:{name}" not in table:
-            count = len(table["id"] if node else table["u"]) if rows is None else len(rows)
+            count = (self.n_nodes if node else self.n_edges) if rows is None else len(rows)
             return np.full(count, None, dtype=object)
         vocab = self.values[("node:" if node else "edge:") + name]
         lookup = np.full(len(vocab) + 1, None, dtype=object)  # code -1 picks the None at the end
         for i, value in enumerate(vocab):
             lookup[i] = value  # one by one: a list value stays one object
-        codes = np.asarray(table[f"code:{name}"])
-        picked: NDArray[Any] = lookup[codes if rows is None else codes[rows]]
+        if rows is None:
+            codes = np.asarray(table[f"code:{name}"])
+        else:
+            codes = self.take(f"code:{name}", rows, node=node)
+        picked: NDArray[Any] = lookup[codes]
         return picked
+
+    def has(self, name: str, *, node: bool = False) -> bool:
+        """Whether some edge (or node) has attribute ``name`` (:meth:`column` is not all None)."""
+        table = self.nodes if node else self.edges
+        return f"float:{name}" in table or f"code:{name}" in table
+
+    def take(
+        self, name: str, rows: NDArray[np.integer[Any]], *, node: bool = False
+    ) -> NDArray[Any]:
+        """The stored values of column ``name`` (``u``, ``float:length``, ``code:highway``,
+        ``geometry_xy``, ...) at ``rows``, a copy: from a file, only the blocks that hold
+        them are read, and checked."""
+        rows = np.asarray(rows, dtype=np.intp).ravel()
+        return _take(self.nodes if node else self.edges, name, rows)
+
+    def runs(self, rows: NDArray[np.integer[Any]]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """Where the geometry of each edge at ``rows`` is in ``geometry_xy``: its first
+        point and its number of points (0 for an edge without geometry)."""
+        rows = np.asarray(rows, dtype=np.intp).ravel()
+        bounds = self.take("geometry_offsets", np.stack([rows, rows + 1], axis=-1))
+        return bounds[0::2], bounds[1::2] - bounds[0::2]
+
+    # --- where edges are ----------------------------------------------------------------
+
+    def boxes(self) -> NDArray[np.float64]:
+        """West, south, east and north of the lines and end nodes of each run of
+        :data:`BOX_ROWS` consecutive edges, (runs, 4): what :meth:`rows_near` looks up
+        (stored with the columns; made here from them, once, when they have none)."""
+        if self._boxes is None:
+            self._boxes = _edge_boxes(self)
+        return self._boxes
+
+    def rows_near(self, box: tuple[float, float, float, float]) -> NDArray[np.intp]:
+        """Rows, ascending, of every edge whose line may meet ``box`` (west, south, east,
+        north): those of the runs of :data:`BOX_ROWS` edges whose box meets it. Finding
+        them reads no column."""
+        west, south, east, north = box
+        low_x, low_y, high_x, high_y = self.boxes().T
+        meets = np.flatnonzero(
+            (high_x >= west) & (low_x <= east) & (high_y >= south) & (low_y <= north)
+        )
+        rows = (meets[:, None] * BOX_ROWS + np.arange(BOX_ROWS)).ravel()
+        near: NDArray[np.intp] = rows[rows < self.n_edges]
+        return near
 
     # --- files ---------------------------------------------------------------------------
 
     def arrays(self) -> dict[str, NDArray[Any]]:
-        """Every column as a named array (what :meth:`from_arrays` reads back)."""
+        """Every column as a named array, and the :meth:`boxes` (what :meth:`from_arrays`
+        reads back)."""
         meta = {"format": FORMAT, "graph": self.graph, "values": self.values}
-        out = {"meta": np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)}
+        out: dict[str, NDArray[Any]] = {
+            "meta": np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8),
+            "boxes": self.boxes(),
+        }
         out.update({f"nodes/{k}": v for k, v in self.nodes.items()})
         out.update({f"edges/{k}": v for k, v in self.edges.items()})
         return out
@@ -188,9 +253,10 @@ class RoadArrays:
     ) -> RoadArrays:
         """Columns from :meth:`arrays` (e.g. mapped from a file); ValueError if they are not.
 
-        Every column is checked now, or with ``lazy`` each one when first read (a column
-        never read is never paged in); a column that fails then calls ``damaged`` with
-        the ValueError (by default, raises it).
+        Every column is checked now, or with ``lazy`` each one when first read: whole,
+        or the rows read (:meth:`take`; of a mapped file, only the blocks that hold them
+        are paged in). A column that fails then calls ``damaged`` with the ValueError (by
+        default, raises it).
         """
         try:
             meta = json.loads(bytes(arrays["meta"]))
@@ -198,11 +264,15 @@ class RoadArrays:
                 raise ValueError(f"road arrays of format {meta.get('format')}, not {FORMAT}")
             roads = cls({}, {}, meta["graph"], meta["values"])
             hook = damaged if lazy else None
-            roads.nodes = _Checked(arrays, "nodes/", roads.check_column, hook)
-            roads.edges = _Checked(arrays, "edges/", roads.check_column, hook)
+            roads.nodes = _Checked(arrays, "nodes/", roads, hook)
+            roads.edges = _Checked(arrays, "edges/", roads, hook)
             missing = {"u", "v", "key", "geometry_offsets", "geometry_xy"} - roads.edges.keys()
             if missing or "id" not in roads.nodes:
                 raise ValueError(f"road arrays without {sorted(missing) or ['id']}")
+            if "boxes" in arrays:
+                roads._boxes = np.asarray(arrays["boxes"])
+                if roads._boxes.shape != (-(-roads.n_edges // BOX_ROWS), 4):
+                    raise ValueError(f"edge boxes of shape {roads._boxes.shape}")
         except (KeyError, TypeError, json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise ValueError(f"not road arrays ({exc!r})") from None
         if not lazy:
@@ -216,32 +286,51 @@ class RoadArrays:
                 self.check_column(table is self.nodes, name, column)
 
     def check_column(self, node: bool, name: str, column: NDArray[Any]) -> None:
-        """ValueError unless one column fits the others (columns from a file are checked
-        when first read)."""
-        if name in ("geometry_offsets", "geometry_xy"):
-            offsets, xy = self.edges["geometry_offsets"], self.edges["geometry_xy"]
-            if (
-                offsets.shape != (self.n_edges + 1,)
-                or xy.ndim != 2
-                or offsets[0] != 0
-                or offsets[-1] != len(xy)
-                or (np.diff(offsets) < 0).any()
-            ):
+        """ValueError unless one whole column fits the others (columns from a file are
+        checked when first read)."""
+        self.check_shape(node, name, column.shape)
+        self.check_rows(node, name, None, column)
+        if name == "geometry_offsets" and (column[0] != 0 or column[-1] != self._points):
+            raise ValueError("geometry offsets do not fit the edges and points")
+
+    def check_shape(self, node: bool, name: str, shape: tuple[int, ...]) -> None:
+        """ValueError unless a column of ``shape`` fits the table: a value per row (the
+        geometry: an offset per row and one more; points as (x, y) rows)."""
+        if name == "geometry_xy":
+            if len(shape) != 2:
                 raise ValueError("geometry offsets do not fit the edges and points")
             return
-        n = len(self.nodes["id"]) if node else self.n_edges
-        if column.shape != (n,):
-            raise ValueError(f"column {name} has shape {column.shape}, expected ({n},)")
+        n = self.n_nodes if node else self.n_edges
+        expected = (n + 1,) if name == "geometry_offsets" else (n,)
+        if shape != expected:
+            raise ValueError(f"column {name} has shape {shape}, expected {expected}")
+
+    def check_rows(
+        self, node: bool, name: str, rows: NDArray[np.intp] | None, values: NDArray[Any]
+    ) -> None:
+        """ValueError unless ``values``, column ``name`` at ``rows`` (None: all of it), can
+        be used: every code has its value; geometry offsets point into the points and
+        never decrease from one row read to the next."""
         if name.startswith("code:"):
             vocab = self.values.get(("node:" if node else "edge:") + name[len("code:") :])
-            if vocab is None or (n and not -1 <= column.min() <= column.max() < len(vocab)):
+            if vocab is None or (
+                values.size and not -1 <= values.min() <= values.max() < len(vocab)
+            ):
                 raise ValueError(f"column {name} has codes without values")
+        elif name == "geometry_offsets" and values.size:
+            steps = np.diff(values) if rows is None else np.diff(values)[np.diff(rows) == 1]
+            if values.min() < 0 or values.max() > self._points or (steps < 0).any():
+                raise ValueError("geometry offsets do not fit the edges and points")
+
+    @property
+    def _points(self) -> int:
+        return _shape(self.edges, "geometry_xy")[0]
 
 
 class LazyColumns(Mapping[str, "NDArray[Any]"]):
     """Arrays whose names are known up front and whose values are read on first access:
     asking for a name, or listing them, reads nothing. Subclasses set ``_names`` and
-    define ``__getitem__``."""
+    define ``__getitem__``, and may read less for :meth:`shape` and :meth:`take`."""
 
     _names: Collection[str]
 
@@ -254,41 +343,103 @@ class LazyColumns(Mapping[str, "NDArray[Any]"]):
     def __len__(self) -> int:
         return len(self._names)
 
+    def shape(self, name: str) -> tuple[int, ...]:
+        """The shape of array ``name``."""
+        return np.shape(self[name])
+
+    def take(self, name: str, rows: NDArray[np.intp]) -> NDArray[Any]:
+        """Rows ``rows`` of array ``name`` (along its first axis), a copy."""
+        return np.asarray(self[name])[rows]
+
 
 class _Checked(LazyColumns):
-    """The columns of one table (``source`` members under ``prefix``), each checked by
-    ``check(node, name, column)`` when first read: a column never read is never paged in.
-    A column that fails (its read or its check raises ValueError) goes to ``damaged``."""
+    """The columns of one table (``source`` members under ``prefix``), checked by ``roads``
+    when first read: a whole column (:meth:`RoadArrays.check_column`), or the rows read
+    (:meth:`RoadArrays.check_shape`, :meth:`RoadArrays.check_rows`). What is never read is
+    never paged in. A read that fails (it or its check raises ValueError) goes to ``damaged``."""
 
     def __init__(
         self,
         source: Mapping[str, NDArray[Any]],
         prefix: str,
-        check: Callable[[bool, str, NDArray[Any]], None],
+        roads: RoadArrays,
         damaged: Callable[[ValueError], NoReturn] | None = None,
     ) -> None:
-        self._source, self._prefix, self._check = source, prefix, check
+        self._source, self._prefix, self._roads = source, prefix, roads
+        self._node = prefix == "nodes/"
         self._damaged = damaged
         self._names = [k[len(prefix) :] for k in source if k.startswith(prefix)]
-        self._done: set[str] = set()
+        self._whole: set[str] = set()  # columns checked whole
+        self._shaped: set[str] = set()  # columns whose shape is checked
 
     def __getitem__(self, name: str) -> NDArray[Any]:
         if name not in self._names:
             raise KeyError(name)
-        try:
+
+        def read() -> NDArray[Any]:
             column = self._source[self._prefix + name]
-            if name not in self._done:
-                self._done.add(name)  # a check may read this column again
-                try:
-                    self._check(self._prefix == "nodes/", name, column)
-                except BaseException:
-                    self._done.discard(name)
-                    raise
+            if name not in self._whole:
+                self._roads.check_column(self._node, name, column)
+                self._whole.add(name)
+            return column
+
+        return self._read(read)
+
+    def shape(self, name: str) -> tuple[int, ...]:
+        return self._read(lambda: _shape(self._source, self._prefix + name))
+
+    def take(self, name: str, rows: NDArray[np.intp]) -> NDArray[Any]:
+        def read() -> NDArray[Any]:
+            if name not in self._shaped:
+                self._roads.check_shape(self._node, name, self.shape(name))
+                self._shaped.add(name)
+            values = _take(self._source, self._prefix + name, rows)
+            self._roads.check_rows(self._node, name, rows, values)
+            return values
+
+        return self._read(read)
+
+    def _read(self, read: Callable[[], _T]) -> _T:
+        try:
+            return read()
         except ValueError as exc:
             if self._damaged is None:
                 raise
             self._damaged(exc)
-        return column
+
+
+def _edge_boxes(roads: RoadArrays) -> NDArray[np.float64]:
+    """:meth:`RoadArrays.boxes`, made from the columns a run of edges at a time."""
+    n = roads.n_edges
+    ids = np.asarray(roads.nodes["id"])
+    order = np.argsort(ids, kind="stable")
+    x, y = (np.asarray(roads.column(k, node=True), dtype=np.float64) for k in ("x", "y"))
+    u, v = np.asarray(roads.edges["u"]), np.asarray(roads.edges["v"])
+    offsets, xy = (
+        np.asarray(roads.edges["geometry_offsets"]),
+        np.asarray(roads.edges["geometry_xy"]),
+    )
+    out = np.empty((-(-n // BOX_ROWS), 4))
+    for i, lo in enumerate(range(0, n, BOX_ROWS)):
+        hi = min(lo + BOX_ROWS, n)
+        ends = order[np.searchsorted(ids, np.concatenate([u[lo:hi], v[lo:hi]]), sorter=order)]
+        points = xy[offsets[lo] : offsets[hi]]
+        xs, ys = np.concatenate([x[ends], points[:, 0]]), np.concatenate([y[ends], points[:, 1]])
+        out[i] = np.fmin.reduce(xs), np.fmin.reduce(ys), np.fmax.reduce(xs), np.fmax.reduce(ys)
+    return out
+
+
+def _shape(table: Mapping[str, NDArray[Any]], name: str) -> tuple[int, ...]:
+    """The shape of ``table[name]``, read from its header where the table is mapped."""
+    return table.shape(name) if isinstance(table, LazyColumns) else np.shape(table[name])
+
+
+def _take(table: Mapping[str, NDArray[Any]], name: str, rows: NDArray[np.intp]) -> NDArray[Any]:
+    """Rows ``rows`` of ``table[name]``, a copy; only those are read where it is mapped."""
+    if isinstance(table, LazyColumns):
+        return table.take(name, rows)
+    picked: NDArray[Any] = np.asarray(table[name])[rows]
+    return picked
 
 
 #: Marks a row without the attribute in a column given to :meth:`RoadArrays.from_columns`.

@@ -100,17 +100,23 @@ class RoadNetwork:
         ``v``, ``key``, the attribute ``columns`` (:meth:`RoadArrays.column`) and the
         geometry (a straight line between its nodes where the graph has none, as
         ``osmnx.graph_to_gdfs`` draws it). With ``within`` (west, south, east, north),
-        only the edges whose bounding box meets that box: just those lines are made."""
+        only the edges whose bounding box meets that box, looked for only in the runs of
+        edges whose box meets it (:meth:`RoadArrays.rows_near`): just their rows are read,
+        just those lines are made."""
         import geopandas as gpd
 
-        rows = np.arange(self.arrays.n_edges) if self.kept is None else np.flatnonzero(self.kept)
-        if within is not None:
+        if within is None:
+            rows = (
+                np.arange(self.arrays.n_edges) if self.kept is None else np.flatnonzero(self.kept)
+            )
+        else:
+            rows = self.arrays.rows_near(within)
+            rows = rows if self.kept is None else rows[self.kept[rows]]
             west, south, east, north = within
             low_x, low_y, high_x, high_y = self._boxes(rows)
             meets = (high_x >= west) & (low_x <= east) & (high_y >= south) & (low_y <= north)
             rows = rows[meets]
-        edges = self.arrays.edges
-        table: dict[str, Any] = {k: np.asarray(edges[k])[rows] for k in ("u", "v", "key")}
+        table: dict[str, Any] = {k: self.arrays.take(k, rows) for k in ("u", "v", "key")}
         table.update({name: self.arrays.column(name, rows) for name in columns})
         return gpd.GeoDataFrame(
             table,
@@ -123,13 +129,11 @@ class RoadNetwork:
         """Each edge's line (shapely), its geometry or the straight line between its nodes."""
         import shapely
 
-        offsets = np.asarray(self.arrays.edges["geometry_offsets"])
-        counts = (offsets[1:] - offsets[:-1])[rows]
+        starts, counts = self.arrays.runs(rows)
         lines = np.empty(len(rows), dtype=object)
         drawn = counts > 0
         if drawn.any():
-            xy = np.asarray(self.arrays.edges["geometry_xy"])
-            points = xy[_runs(offsets[:-1][rows][drawn], counts[drawn])]
+            points = self.arrays.take("geometry_xy", _runs(starts[drawn], counts[drawn]))
             line_of = np.repeat(np.arange(drawn.sum()), counts[drawn])
             lines[drawn] = shapely.linestrings(points, indices=line_of)
         if not drawn.all():
@@ -140,12 +144,14 @@ class RoadNetwork:
 
     def points(self, rows: NDArray[np.integer[Any]]) -> list[list[list[float]]]:
         """Each edge's points, [x, y] lists: its geometry, or its two nodes."""
-        offsets = self.arrays.edges["geometry_offsets"]
-        xy = self.arrays.edges["geometry_xy"]
+        starts, counts = self.arrays.runs(rows)
+        xy = self.arrays.take("geometry_xy", _runs(starts, counts)).tolist()
+        ends = iter(self._ends(np.asarray(rows)[counts == 0]).tolist())
         out = []
-        for row in rows.tolist():
-            lo, hi = int(offsets[row]), int(offsets[row + 1])
-            out.append(xy[lo:hi].tolist() if hi > lo else self._ends(np.array([row]))[0].tolist())
+        at = 0
+        for count in counts.tolist():
+            out.append(xy[at : at + count] if count else next(ends))
+            at += count
         return out
 
     def node_values(self, name: str, ids: Sequence[int] | None = None) -> list[Any]:
@@ -153,6 +159,8 @@ class RoadNetwork:
         where a node lacks it."""
         if ids is None:
             return self.arrays.column(name, node=True).tolist()
+        if not self.arrays.has(name, node=True):
+            return [None] * len(ids)
         node_ids = np.asarray(self.arrays.nodes["id"])
         order = np.argsort(node_ids, kind="stable")
         at = order[np.searchsorted(node_ids, np.asarray(ids, dtype=np.int64), sorter=order)]
@@ -160,9 +168,9 @@ class RoadNetwork:
 
     def _ends(self, rows: NDArray[np.integer[Any]]) -> NDArray[np.float64]:
         """(len(rows), 2, 2): each edge's first and last node as (x, y)."""
-        router, edges = self.router, self.arrays.edges
-        u = router.index(np.asarray(edges["u"])[rows])
-        v = router.index(np.asarray(edges["v"])[rows])
+        router = self.router
+        u = router.index(self.arrays.take("u", rows))
+        v = router.index(self.arrays.take("v", rows))
         first = np.column_stack([router.x[u], router.y[u]])
         last = np.column_stack([router.x[v], router.y[v]])
         return np.stack([first, last], axis=1)
@@ -171,13 +179,10 @@ class RoadNetwork:
         """West, south, east, north of each edge's line."""
         ends = self._ends(rows)
         low, high = ends.min(axis=1), ends.max(axis=1)
-        offsets = np.asarray(self.arrays.edges["geometry_offsets"])
-        counts = (offsets[1:] - offsets[:-1])[rows]
+        starts, counts = self.arrays.runs(rows)
         drawn = np.flatnonzero(counts > 0)
         if len(drawn):
-            xy = np.asarray(self.arrays.edges["geometry_xy"])
-            starts = offsets[:-1][rows][drawn]
-            picked = xy[_runs(starts, counts[drawn])]
+            picked = self.arrays.take("geometry_xy", _runs(starts[drawn], counts[drawn]))
             heads = np.cumsum(counts[drawn]) - counts[drawn]
             low[drawn] = np.minimum.reduceat(picked, heads, axis=0)
             high[drawn] = np.maximum.reduceat(picked, heads, axis=0)
