@@ -58,7 +58,9 @@ with tempfile.TemporaryDirectory() as tmp:
     xml = Path(tmp) / "roads.osm"
     network.write_roads_xml(sys.argv[1], xml)
     G = ox.graph_from_xml(xml)
-G = network._with_travel_times(G, source="", osm_date="")
+speeds = network.HIGHWAY_SPEEDS_KPH
+G = ox.routing.add_edge_speeds(G, hwy_speeds=speeds, fallback=speeds["road"])
+G = ox.routing.add_edge_travel_times(G)
 roads = RoadNetwork.from_networkx(G)
 now, peak = rss_mb()
 print(json.dumps({"s": time.perf_counter() - start, "edges": roads.n_edges, "rss": peak}))
