@@ -10,6 +10,7 @@ by a killed run is swept by the next write into that folder.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import secrets
@@ -21,6 +22,7 @@ from routes.errors import UsageError
 
 __all__ = [
     "atomic_path",
+    "file_sha256",
     "inside",
     "open_atomically",
     "open_binary_atomically",
@@ -37,6 +39,12 @@ def write_atomically(path: str | Path, data: bytes) -> Path:
     with atomic_path(path) as tmp, open(tmp, "wb") as f:
         f.write(data)
     return path
+
+
+def file_sha256(path: str | Path) -> str:
+    """The SHA-256 of a file's bytes, hex, read in blocks (a large OSM file is not loaded)."""
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 @contextlib.contextmanager

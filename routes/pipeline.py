@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from routes import columns, datasets, settings
-from routes._io import inside, private_dir, write_atomically
+from routes._io import file_sha256, inside, private_dir, write_atomically
 from routes.errors import ScenarioError, UsageError
 from routes.options import NetworkChoice, Search, Weight
 
@@ -182,11 +182,10 @@ def map_page(
             animate=animate,
         )
         story = run.scenario.story.id
-        path = render.save(
-            m, output or inside(settings.output_dir, f"{story}.html"), self_contained=self_contained
-        )
+        html = render.page(m, self_contained=self_contained).encode("utf-8")
+        path = write_atomically(output or inside(settings.output_dir, f"{story}.html"), html)
     if key is not None:
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        digest = hashlib.sha256(html).hexdigest()
         record = {"story": story, "page": digest, "logged": logged, "warnings": run.warnings,
                   "complete": run.complete}  # fmt: skip
         write_atomically(_record_path(key), json.dumps(record).encode("utf-8"))
@@ -250,7 +249,7 @@ def _inputs_key(source: str | Path, options: dict[str, Any]) -> str | None:
     stored = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns)
                     for p in settings.osm_dir.glob("*") if p.is_file())  # fmt: skip
     inputs = {
-        "files": [_digest(f) for f in files],
+        "files": [file_sha256(f) for f in files],
         "options": {k: str(v) for k, v in sorted(options.items())},
         "stored extracts": stored,
         "code": _code_digest(),
@@ -266,7 +265,7 @@ def _up_to_date(key: str, output: str | Path | None) -> Page | None:
     try:
         record = json.loads(_record_path(key).read_text(encoding="utf-8"))
         path = Path(output or inside(settings.output_dir, f"{record['story']}.html"))
-        if not path.is_file() or _digest(path, full=True) != record["page"]:
+        if not path.is_file() or file_sha256(path) != record["page"]:
             return None
         logged, warnings = _lines(record["logged"]), _lines(record["warnings"])
         complete = bool(record["complete"])
@@ -285,14 +284,6 @@ def _lines(said: list[Any]) -> list[str]:
 
 def _record_path(key: str) -> Path:
     return private_dir(settings.cache_dir / "pages") / f"{key}.json"
-
-
-def _digest(path: Path, *, full: bool = False) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest() if full else h.hexdigest()[:32]
 
 
 def _code_digest() -> str:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from routes._io import inside, open_binary_atomically, write_atomically
+from routes._io import file_sha256, inside, open_binary_atomically, write_atomically
 
 __all__ = ["Index", "contribution", "contributions", "scan", "store", "write_stories"]
 
@@ -71,7 +71,7 @@ def scan(cache: Path, wanted: set[str]) -> Index:
     for file in sorted(cache.glob("part-*.jsonl")) if cache.is_dir() else []:
         try:
             summary = json.loads(file.with_suffix(".json").read_bytes())
-            if _sha256(file) != summary["sha256"]:
+            if file_sha256(file) != summary["sha256"]:
                 raise ValueError("its checksum does not match its summary")
             stories = [list(entry) for entry in summary["stories"]]
         except (OSError, ValueError, KeyError, TypeError) as exc:  # garbled: its stories redone
@@ -182,11 +182,3 @@ class _Lines:
         for file, _ in self.open.values():
             file.close()
         self.open.clear()
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()

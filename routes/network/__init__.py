@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from routes import __version__, settings
-from routes._io import atomic_path, private_dir
+from routes._io import atomic_path, file_sha256, private_dir
 from routes.errors import DownloadError, NetworkError
 
 log = logging.getLogger("routes")
@@ -320,7 +320,7 @@ def from_osm_file(path: str | Path) -> RoadNetwork:
         arrays.graph.update(network_source="osm", source="", osm_date="")
         return arrays
 
-    roads = _cached(f"osm-{_digest(path)}", build, lazy=True)
+    roads = _cached(f"osm-{file_sha256(path)[:20]}", build, lazy=True)
     roads.graph["source"] = f"OpenStreetMap file {path.name}"  # the cache may hold a copy
     return roads
 
@@ -366,7 +366,7 @@ def load_extract(path: str | Path) -> RoadNetwork:
 
     path = Path(path)
     return _cached(
-        f"extract-{_digest(path)}", lambda: RoadArrays.from_networkx(ox.load_graphml(path))
+        f"extract-{file_sha256(path)[:20]}", lambda: RoadArrays.from_networkx(ox.load_graphml(path))
     )
 
 
@@ -425,7 +425,7 @@ def fetch(scenario: Scenario) -> RoadNetwork:
     path = extract_path(scenario)
     with atomic_path(path) as tmp:
         ox.save_graphml(G, tmp)
-    return _cached(f"extract-{_digest(path)}", lambda: RoadArrays.from_networkx(G))
+    return _cached(f"extract-{file_sha256(path)[:20]}", lambda: RoadArrays.from_networkx(G))
 
 
 def _area_km2(bbox: tuple[float, float, float, float]) -> float:
@@ -483,14 +483,6 @@ def avoiding(G: RoadNetwork, areas: str | Path | gpd.GeoDataFrame) -> RoadNetwor
 
 
 # --- the parsed-graph cache -----------------------------------------------------------------
-
-
-def _digest(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()[:20]
 
 
 #: Version of the cache's layout: one ``.npz`` of the graph's columns and its router's arrays,
