@@ -1,7 +1,15 @@
 """Countries, continents and regions: sourced points, and they beat towns only also so called."""
 
-import pytest
+import csv
+import importlib.util
+import json
+from pathlib import Path
 
+import pytest
+from conftest import SHARED, shared
+
+from routes import datasets
+from routes.distance import great_circle_km
 from routes.places import Geocoder, regions
 from routes.scenario import load_gazetteer
 
@@ -32,7 +40,55 @@ def test_a_us_state_resolves_inside_it(geocoder: Geocoder) -> None:
     match = geocoder.resolve("Texas")
     assert match.country == "US"
     assert 26 < match.lat < 36 and -106 < match.lon < -94  # inside Texas's bounding box
-    assert "derived" in match.source
+    assert "Natural Earth" in match.source
+
+
+def test_region_points_lie_among_their_own_towns() -> None:
+    # A Natural Earth outline matched to the wrong GeoNames region would put its point among
+    # another region's towns; near a border the nearest town may lie across it (Odessa).
+    with (datasets.DATA_DIR / "admin1-points.csv").open(encoding="utf-8") as lines:
+        rows = list(csv.DictReader(line for line in lines if not line.startswith("#")))
+    assert len(rows) > 2500
+    home = [regions.admin1_at(float(r["lat"]), float(r["lon"])) for r in rows]
+    inside = sum(found == (r["country"], r["admin1"]) for found, r in zip(home, rows, strict=True))
+    assert inside / len(rows) > 0.9
+    assert sum(found[0] == r["country"] for found, r in zip(home, rows, strict=True)) > 0.99 * len(
+        rows
+    )
+
+
+def test_the_region_table_is_what_its_script_writes() -> None:
+    script = Path(__file__).resolve().parents[1] / "scripts" / "build_admin1_points.py"
+    spec = importlib.util.spec_from_file_location("build_admin1_points", script)
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    if not build.GPKG.is_file():
+        pytest.skip(f"needs {build.GPKG} (Debian qgis-common) to rebuild the table")
+    written = (datasets.DATA_DIR / "admin1-points.csv").read_text(encoding="utf-8")
+    assert build.table(build.GPKG) == written
+
+
+def test_regions_lgl_annotates_are_within_161_km_of_its_points() -> None:
+    # LGL's points are GeoNames'; a region's towns crowd where people live (Alaska's south
+    # coast, 446 km from its GeoNames point; southern Ontario, 411 km), its outline does not.
+    by_name = {
+        (area.country, area.name): area for area in regions.regions() if area.level == "admin1"
+    }
+    checked: dict[str, float] = {}
+    with shared(SHARED / "geoparse-dev" / "lgl.jsonl").open(encoding="utf-8") as lines:
+        for line in lines:
+            article = json.loads(line)
+            for gold in article["toponyms"]:
+                if gold.get("lat") is None:
+                    continue
+                key = regions.admin1_at(gold["lat"], gold["lon"])
+                area = by_name.get(key)
+                name = article["text"][gold["start"] : gold["end"]]
+                if area and name == area.name and name != "Red Sea":  # the sea, near Egypt's
+                    checked[name] = great_circle_km(area.lat, area.lon, gold["lat"], gold["lon"])
+    assert {"Alaska", "Ontario", "Texas", "California"} <= set(checked)
+    assert {name: km for name, km in checked.items() if km > 161} == {}
 
 
 def test_a_town_keeps_its_own_name_against_a_county(geocoder: Geocoder) -> None:

