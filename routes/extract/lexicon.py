@@ -54,6 +54,7 @@ __all__ = [
     "STREET_WORDS",
     "TENS",
     "TITLES",
+    "WATER_HEADS",
     "WEEKDAYS",
 ]
 
@@ -156,6 +157,10 @@ PARTY_LETTERS = frozenset(["D", "R", "I"])
 #: Words of a state's formal name that "of" may follow ("Democratic Republic of the Congo",
 #: "Kingdom of Saudi Arabia"): the run goes on past "of", as after an organisation's head.
 STATE_HEADS = frozenset(_words("republic kingdom emirate sultanate principality commonwealth"))
+
+#: Heads of a sea's name that "of" may follow ("Gulf of Mexico", "Sea of Japan", "Strait of
+#: Gibraltar"): the run goes on past "of", so the name is the sea's, not the country's.
+WATER_HEADS = frozenset(_words("gulf sea bay strait straits"))
 
 #: Direction words that qualify a place ("eastern Aleppo").
 DIRECTIONS = frozenset(

@@ -38,6 +38,7 @@ from routes.extract.lexicon import (
     STREET_ABBREVIATIONS,
     STREET_WORDS,
     TITLES,
+    WATER_HEADS,
 )
 from routes.extract.people import first_names, person_tokens, surnames
 from routes.extract.runs import longest_parts, outside, spelled_out
@@ -90,7 +91,7 @@ class Mentions(Document):
                 elif (
                     gap == " "
                     and nxt.lower == "of"
-                    and toks[j].lower in ORG_HEADS | STATE_HEADS
+                    and toks[j].lower in ORG_HEADS | STATE_HEADS | WATER_HEADS
                     and self._joins(j + 2, j + 1)
                 ):
                     j += 1  # University of Aleppo, Committee of the Red Cross

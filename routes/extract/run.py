@@ -37,9 +37,11 @@ class Run(Toponyms, Figures, Movements):
         dates = self.dates()
         attributions = self.attributions()
         figures = self.figures(attributions)
-        mention_tokens = self._mention_tokens(toponyms)
+        # People move between places on land: a sea is kept for review, never an end.
+        on_land = [t for t in toponyms if t.place.feature != "sea"]
+        mention_tokens = self._mention_tokens(on_land)
         incidents = self._incidents(figures, mention_tokens, attributions, dates)
-        movements, main_origin = self.movements(toponyms, figures, dates, attributions, incidents)
+        movements, main_origin = self.movements(on_land, figures, dates, attributions, incidents)
         # Incident figures carry the attribution found for the incident.
         by_span = {(f.start, f.end): f for inc in incidents for f in inc.figures}
         figures = [by_span.get((f.start, f.end), f) for f in figures]

