@@ -24,7 +24,7 @@ import argparse
 import csv
 import io
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import pyogrio
@@ -119,11 +119,16 @@ def _names() -> dict[tuple[str, str], tuple[str, str]]:
 
 def table(gpkg: Path) -> str:
     """The text of ``geodata/admin1-points.csv``, from the outlines in ``gpkg``."""
+    return csv_text(HEADER, ["country", "admin1", "lat", "lon", "natural_earth"], rows(gpkg))
+
+
+def csv_text(header: str, columns: list[str], rows: Iterable[Sequence[object]]) -> str:
+    """A ``geodata/`` table: its ``#`` lines of sources, then the CSV."""
     text = io.StringIO()
-    text.write(HEADER)
+    text.write(header)
     writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(["country", "admin1", "lat", "lon", "natural_earth"])
-    writer.writerows(rows(gpkg))
+    writer.writerow(columns)
+    writer.writerows(rows)
     return text.getvalue()
 
 

@@ -21,16 +21,14 @@ ocean split in two ("North Pacific Ocean", "South Pacific Ocean") is also the wh
 from __future__ import annotations
 
 import argparse
-import csv
 import importlib.util
-import io
 import pickle
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 import shapely
-from build_admin1_points import centroid
+from build_admin1_points import centroid, csv_text
 
 from routes._io import write_atomically
 from routes.datasets import DATA_DIR
@@ -99,12 +97,7 @@ def rows(cache: Path) -> list[tuple[str, float, float, str]]:
 
 def table(cache: Path) -> str:
     """The text of ``geodata/sea-points.csv``, from the outlines in ``cache``."""
-    text = io.StringIO()
-    text.write(HEADER)
-    writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(["name", "lat", "lon", "natural_earth"])
-    writer.writerows(rows(cache))
-    return text.getvalue()
+    return csv_text(HEADER, ["name", "lat", "lon", "natural_earth"], rows(cache))
 
 
 def main() -> None:

@@ -273,10 +273,14 @@ def regions() -> tuple[Area, ...]:
 
 def _admin1_points() -> dict[tuple[str, str], tuple[float, float]]:
     """``(country, GeoNames admin1 name)`` → the centroid of its Natural Earth outline."""
-    path = datasets.DATA_DIR / "admin1-points.csv"
-    with path.open(encoding="utf-8") as lines:
-        rows = csv.DictReader(line for line in lines if not line.startswith("#"))
-        return {(r["country"], r["admin1"]): (float(r["lat"]), float(r["lon"])) for r in rows}
+    rows = _geodata_table("admin1-points.csv")
+    return {(r["country"], r["admin1"]): (float(r["lat"]), float(r["lon"])) for r in rows}
+
+
+def _geodata_table(name: str) -> list[dict[str, str]]:
+    """The rows of a CSV table in ``geodata/``, below its ``#`` header of sources."""
+    with (datasets.DATA_DIR / name).open(encoding="utf-8") as lines:
+        return list(csv.DictReader(line for line in lines if not line.startswith("#")))
 
 
 def towns_with_regions() -> list[tuple[float, float, str, str]]:
@@ -373,12 +377,10 @@ def _middle(points: list[tuple[float, float]]) -> tuple[float, float]:
 @cache
 def seas() -> tuple[Area, ...]:
     """Seas, oceans, gulfs, bays and straits at the centroid of their Natural Earth outline."""
-    with (datasets.DATA_DIR / "sea-points.csv").open(encoding="utf-8") as lines:
-        rows = csv.DictReader(line for line in lines if not line.startswith("#"))
-        return tuple(
-            Area(r["name"], (), "sea", None, float(r["lat"]), float(r["lon"]), SEA_SOURCE)
-            for r in rows
-        )
+    return tuple(
+        Area(r["name"], (), "sea", None, float(r["lat"]), float(r["lon"]), SEA_SOURCE)
+        for r in _geodata_table("sea-points.csv")
+    )
 
 
 def all_areas() -> tuple[Area, ...]:
