@@ -398,7 +398,7 @@ def corridors(
         for a in r.get("alternatives", []):
             typer.echo(
                 f"  {r['corridor_id']} alternative {a['rank']}: {a['length_km']:.1f} km, "
-                f"{a['travel_time_h']:.2f} h (+{a['extra_cost_pct']:.0f}%), "
+                f"{_fmt(a['travel_time_h'])} h (+{a['extra_cost_pct']:.0f}%), "
                 f"{a['differs_share']:.0%} different"
             )
 
