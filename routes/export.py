@@ -42,9 +42,9 @@ CLAIM_COLUMNS = ["record_type", "record_id", "claim_id", "kind", "value", "quali
                  "date", "according_to", "by", "source", "source_id", "publisher", "published",
                  "url", "paragraph", "detail", "line_width"]  # fmt: skip
 #: ``flows.csv``: flowmap.blue's first four columns, then the claim behind each count.
-FLOW_COLUMNS = ["origin", "dest", "count", "time", "cumulative", "qualifier", "tally", "according_to",
-                "source", "url", "status", "corridor_id", "origin_name", "origin_lat",
-                "origin_lon"]  # fmt: skip
+FLOW_COLUMNS = ["origin", "dest", "count", "time", "cumulative", "qualifier", "tally",
+                "according_to", "source", "url", "status", "corridor_id", "origin_name",
+                "origin_lat", "origin_lon"]  # fmt: skip
 #: Layers only some formats hold: tables without geometry.
 TABLES = {"claims": ("gpkg", "geojson"), "flows": (), "avoided": ("gpkg", "geojson", "kml")}
 

@@ -40,7 +40,8 @@ def test_every_claim_names_who_said_it_and_a_dated_report_with_url_or_paragraph(
         assert f.according_to, f
         # a claim is dated by the day it counts to; one whose report does not give that
         # day says so, and its report's date stands
-        assert f.date or (f.detail and "not given" in f.detail or "as of" in (f.detail or "")), f
+        detail = f.detail or ""
+        assert f.date or "not given" in detail or "as of" in detail, f
         assert source.publisher and source.date, source.id
         assert source.url or f.paragraph, f"{f.id or f.kind}: neither a URL nor a paragraph"
 
