@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from routes.scenario import Scenario
 
-__all__ = ["CONNECT_M", "Flows", "add_corridors", "corridor_text"]
+__all__ = ["CONNECT_M", "Flows", "add_arrow", "add_corridors", "corridor_text"]
 
 #: A route end further than this from its marker gets a connector, metres.
 CONNECT_M = 30.0
@@ -163,13 +163,13 @@ def _draw(
         )
         flow.options["interactive"] = False
         flow.add_to(group)
-    _add_arrow(group, row.geometry, colour, offset)
+    add_arrow(group, row.geometry, colour, offset)
     for place_id, end in ((corridor.origin, 0), (corridor.destination, -1)):
         _add_connector(group, scenario, place_id, row.geometry.coords[end])
     return line, flow
 
 
-def _add_arrow(group: folium.FeatureGroup, line: Any, colour: str, offset: float) -> None:
+def add_arrow(group: folium.FeatureGroup, line: Any, colour: str, offset: float) -> None:
     """An arrowhead just before the destination, pointing the way people moved."""
     import folium
 

@@ -116,6 +116,8 @@ def build_map(
         labels += country_labels
         for label in labels:  # names from the story: never bidi controls on the reader's screen
             label["text"] = for_display(label["text"])
+            if "prefix" in label:
+                label["prefix"] = for_display(label["prefix"])
         view = _view(scenario, drawn)
         m.fit_bounds(view)
         groups = {**flows.groups, **place_groups, **incident_groups}

@@ -266,12 +266,11 @@ function routesReader(map, data, groups) {
 
   // The time bar: one step a day. Each corridor is drawn on the days it ran, styled by
   // its status that day; its label, its key entry and its popup give that day's figure.
-  const parent = groups.corridors;
   function showDay(to) {
     step = Math.max(0, Math.min(days.length - 1, to));
     for (const id of Object.keys(data.corridors || {})) {
       const g = groups[id], line = groups['line:' + id], flow = groups['flow:' + id];
-      const state = stateOf(id);
+      const parent = groups['parent:' + id] || groups.corridors, state = stateOf(id);
       if (!g || !parent || !state) continue;
       const item = legend && legend.querySelector('li[data-corridor="' + CSS.escape(id) + '"]');
       if (state.length < 2) {
@@ -330,7 +329,8 @@ function routesReader(map, data, groups) {
       const play = button('play', 'Play', 'play');
       const next = button('next', 'Next day', 'next');
       const slider = L.DomUtil.create('input', 'routes-day-slider', div);
-      Object.assign(slider, {type: 'range', min: 0, max: days.length - 1, step: 1, value: 0});
+      Object.assign(slider, {type: 'range', min: 0, max: days.length - 1, step: 1,
+                             value: data.start || 0});
       slider.setAttribute('aria-label', 'Day');
       const text = L.DomUtil.create('output', 'routes-day-text', div);
       L.DomEvent.disableClickPropagation(div);
@@ -361,7 +361,7 @@ function routesReader(map, data, groups) {
   map.routesPlaceLabels = place;
   map.routesShowDay = showDay;
   fit();
-  if (days.length) showDay(0);
+  if (days.length) showDay(data.start || 0);
 }
 """
 
