@@ -113,7 +113,8 @@ def _flow(
     from routes.render.popups import popup
     from routes.render.style import latlon, line_width
 
-    group = folium.FeatureGroup(name=f["flow_id"], control=False).add_to(layer)
+    group = folium.FeatureGroup(name=f["flow_id"], control=False)
+    group.add_to(layer)
     if line.geom_type != "LineString":
         return group, None
     title = f"{f['origin_name']} → {f['dest_name']}"
@@ -205,7 +206,7 @@ def _places(m: folium.Map, merged: list[dict[str, Any]]) -> tuple[Any, list[dict
             where.setdefault(f[end], (f[f"{end}_name"], f[f"{end}_lat"], f[f"{end}_lon"]))
     folium.map.CustomPane(PLACES_PANE, z_index=450).add_to(m)
     layer = folium.FeatureGroup(name=PLACES_LAYER).add_to(m)
-    for ref, (name, lat, lon) in sorted(where.items()):
+    for _ref, (name, lat, lon) in sorted(where.items()):
         marker = folium.CircleMarker(
             location=latlon(lat, lon), radius=4, color="#FFFFFF", weight=1.5, fill=True,
             fill_color="#222222", fill_opacity=0.95, tooltip=escape(name),
