@@ -360,6 +360,7 @@ function routesReader(map, data, groups) {
   map.routesFit = fit;
   map.routesPlaceLabels = place;
   map.routesShowDay = showDay;
+  window.routesMap = map;  // for scripts that print or test the page
   fit();
   if (days.length) showDay(data.start || 0);
 }
