@@ -77,7 +77,9 @@ class Offline:
             route.abort()
 
 
-@pytest.fixture(scope="module", params=[(w, v) for w in ("aleppo", "osm", "corpus") for v in VIEWPORTS])
+@pytest.fixture(
+    scope="module", params=[(w, v) for w in ("aleppo", "osm", "corpus") for v in VIEWPORTS]
+)
 def view(request: pytest.FixtureRequest, pages: dict[str, Path], browser: Browser) -> Iterator[Any]:
     which, size = request.param
     opened = Offline(browser, pages[which], VIEWPORTS[size])
@@ -109,7 +111,7 @@ _LAYOUT = """() => {
     const labels = [...document.querySelectorAll('.routes-label')].filter(shown)
         .map(e => ({...box(e), text: e.textContent, kind: e.dataset.kind, id: e.dataset.id || ''}));
     const markers = [...document.querySelectorAll('.leaflet-routes-places-pane path, '
-        + '.routes-incident svg, .routes-arrow svg')].filter(shown).map(box);
+        + '.routes-incident svg, .routes-arrow path')].filter(shown).map(box);
     const leaders = [...document.querySelectorAll('line.routes-leader')].map(box);
     return {labels, markers, leaders};
 }"""
@@ -169,7 +171,9 @@ def test_the_pockets_label_is_at_the_pocket(view: Any) -> None:
         return {x: r.left - c.left, y: r.top - c.top, w: r.width, h: r.height}; }""")
     label = next(b for b in layout["labels"] if b["text"].startswith("Rebel-held pocket"))
     touching = _overlap(label, pocket, 2.0)
-    led = any(_overlap(line, label, 1.0) and _overlap(line, pocket, 1.0) for line in layout["leaders"])
+    led = any(
+        _overlap(line, label, 1.0) and _overlap(line, pocket, 1.0) for line in layout["leaders"]
+    )
     assert touching or led, (label, pocket, layout["leaders"])
 
 
@@ -340,7 +344,9 @@ def test_flows_csv_counts_each_person_once(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         rows = list(csv.DictReader((folder / "aleppo-2016-12-flows.csv").open(encoding="utf-8")))
         if hxl:
-            assert rows[0]["count"] == "#affected+idps+ind" and rows[0]["cumulative"].startswith("#")
+            assert rows[0]["count"] == "#affected+idps+ind" and rows[0]["cumulative"].startswith(
+                "#"
+            )
             rows = rows[1:]
         for corridor in story.corridors:
             final = corridor.width_claim()

@@ -75,8 +75,9 @@ function routesReader(map, data, groups) {
     if (!data.fit) return;
     clearCredits();
     const m = margins();
-    map.fitBounds(data.fit, {paddingTopLeft: [m.left + 12, m.top + 12],
-      paddingBottomRight: [m.right + 12, m.bottom + 12], animate: false});
+    // room beyond the outermost places for their names
+    map.fitBounds(data.fit, {paddingTopLeft: [m.left + 36, m.top + 20],
+      paddingBottomRight: [m.right + 36, m.bottom + 20], animate: false});
     fitZoom = map.getZoom();
     place();
   }
@@ -185,7 +186,7 @@ function routesReader(map, data, groups) {
   // Every marker on the map (places, incidents, arrowheads): no label covers one.
   function markers() {
     return [...container.querySelectorAll('.leaflet-routes-places-pane path, ' +
-        '.leaflet-marker-icon.routes-incident svg, .leaflet-marker-icon.routes-arrow svg')]
+        '.leaflet-marker-icon.routes-incident svg, .leaflet-marker-icon.routes-arrow path')]
       .filter(e => getComputedStyle(e).display !== 'none')
       .map(boxOf).filter(b => b.w > 0 && b.h > 0);
   }
