@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import CdnResolver, MapPage, open_map
+from browser_support import CdnResolver, MapPage, collapse_layers, expand_layers, open_map
 
 from routes.corpus import run_corpus
 
@@ -38,11 +38,11 @@ def test_the_map_loads_offline_without_errors(view: MapPage) -> None:
     assert not any(view.problems().values()), view.problems()
     page = view.page
     assert page.locator(".leaflet-control-layers-expanded").count() == 0  # folded
-    page.locator(".leaflet-control-layers-toggle").hover()
+    expand_layers(page)
     labels = page.locator(".leaflet-control-layers-overlays label").all_inner_texts()
     assert any("width by stories" in t for t in labels)
     assert any("width by people" in t for t in labels)
-    page.mouse.move(0, 0)
+    collapse_layers(page)
     assert page.locator(".routes-timebar").count() == 1
 
 
@@ -57,7 +57,8 @@ def test_each_flow_lists_its_sources(view: MapPage) -> None:
         window.routesMap.eachLayer(l => { if ((l.options.className || '') === 'routes-flow-line'
             && l.getPopup() && l.options.color === '#0072B2') {
             const shown = document.createElement('div');
-            shown.innerHTML = l.getPopup().getContent();  // as the popup would show it
+            const c = l.getPopup().getContent();  // as the popup would show it
+            shown.innerHTML = typeof c === 'string' ? c : c.outerHTML;
             document.body.appendChild(shown);
             found.push(shown.innerText);
             shown.remove(); } });

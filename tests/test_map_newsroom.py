@@ -107,7 +107,8 @@ _LAYOUT = """() => {
     const c = document.querySelector('.folium-map').getBoundingClientRect();
     const box = e => { const r = e.getBoundingClientRect();
         return {x: r.left - c.left, y: r.top - c.top, w: r.width, h: r.height}; };
-    const shown = e => getComputedStyle(e).display !== 'none' && e.getBoundingClientRect().width > 0;
+    const shown = e => getComputedStyle(e).display !== 'none'
+        && e.getBoundingClientRect().width > 0;
     const labels = [...document.querySelectorAll('.routes-label')].filter(shown)
         .map(e => ({...box(e), text: e.textContent, kind: e.dataset.kind, id: e.dataset.id || ''}));
     const markers = [...document.querySelectorAll('.leaflet-routes-places-pane path, '
@@ -124,15 +125,16 @@ _ALONG = """(id) => {
     const m = path.getScreenCTM(), n = path.getTotalLength(), pts = [];
     for (let i = 0; i <= 200; i++) {
         const p = path.getPointAtLength(n * i / 200);
-        pts.push([m.a * p.x + m.c * p.y + m.e - c.left, m.b * p.x + m.d * p.y + m.f - c.top, i / 200]);
+        const x = m.a * p.x + m.c * p.y + m.e - c.left, y = m.b * p.x + m.d * p.y + m.f - c.top;
+        pts.push([x, y, i / 200]);
     }
     return pts;
 }"""
 
 
 def _overlap(a: dict[str, float], b: dict[str, float], margin: float = 0.0) -> bool:
-    return (a["x"] < b["x"] + b["w"] + margin and b["x"] < a["x"] + a["w"] + margin
-            and a["y"] < b["y"] + b["h"] + margin and b["y"] < a["y"] + a["h"] + margin)  # fmt: skip
+    across = a["x"] < b["x"] + b["w"] + margin and b["x"] < a["x"] + a["w"] + margin
+    return across and a["y"] < b["y"] + b["h"] + margin and b["y"] < a["y"] + a["h"] + margin
 
 
 def test_no_label_covers_a_marker_or_another_label(view: Any) -> None:
@@ -245,7 +247,7 @@ def test_the_time_bar_steps_one_day_a_click_and_the_key_follows(view: Any) -> No
     assert page.locator(".routes-timebar .routes-next").is_disabled()
     on_last = page.evaluate(_DAY)
     assert on_last["key"]["eastern-aleppo-to-idlib"] == "35,000 people"
-    assert "final: 35,000, ICRC" in page.locator(".routes-legend").inner_text()
+    assert "final: 35,000, ICRC" in (page.locator(".routes-legend").text_content() or "")
     page.evaluate("() => window.routesMap.routesShowDay(0)")
 
 
@@ -284,7 +286,8 @@ def test_the_corpus_map_names_places_and_tells_each_report(view: Any) -> None:
     assert inside, "a flow runs off the first view"
     popups = page.evaluate("""() => { const out = []; window.routesMap.eachLayer(l => {
         if ((l.options.className || '') === 'routes-flow-line' && l.getPopup()) {
-            const d = document.createElement('div'); d.innerHTML = l.getPopup().getContent();
+            const d = document.createElement('div'), c = l.getPopup().getContent();
+            d.innerHTML = typeof c === 'string' ? c : c.outerHTML;
             out.push(d.textContent); } }); return out; }""")
     aleppo = next(p for p in popups if "Eastern Aleppo → Idlib" in p)
     assert "Example Wire, 2016-12-15" in aleppo
@@ -299,17 +302,19 @@ def test_the_page_needs_no_npm_and_no_network(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    if shutil.which("unshare") is None:
+    unshare = shutil.which("unshare")
+    if unshare is None:
         pytest.skip("unshare is not installed: no network namespace to cut the network with")
-    probe = subprocess.run(["unshare", "-n", "true"], capture_output=True, check=False)
+    probe = subprocess.run([unshare, "-n", "true"], capture_output=True, check=False)
     if probe.returncode != 0:
         pytest.skip(f"no network namespace here: {probe.stderr.decode().strip()}")
     bin_dir = tmp_path / "bin"  # the PATH: nothing on it, npm least of all
     bin_dir.mkdir()
     out = tmp_path / "map.html"
     done = subprocess.run(
-        ["unshare", "-n", sys.executable, "-m", "routes", "map", "--offline", "-o", str(out)],
-        env={"PATH": str(bin_dir), "ROUTES_CACHE_DIR": str(tmp_path / "cache"), "HOME": str(tmp_path)},
+        [unshare, "-n", sys.executable, "-m", "routes", "map", "--offline", "-o", str(out)],
+        env={"PATH": str(bin_dir), "ROUTES_CACHE_DIR": str(tmp_path / "cache"),
+             "HOME": str(tmp_path)},
         capture_output=True, text=True, timeout=240, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

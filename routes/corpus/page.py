@@ -47,7 +47,7 @@ def flow_map(merged: list[dict[str, Any]], sentences: Sentences | None = None) -
     import folium
 
     from routes.render.layers import add_basemaps
-    from routes.render.markup import add_overlays, sequential_ids
+    from routes.render.markup import add_head, add_overlays, sequential_ids
     from routes.render.page import ASSETS_CSS, ASSETS_JS
     from routes.render.reader import add_reader
     from routes.render.style import OKABE_ITO
@@ -56,6 +56,13 @@ def flow_map(merged: list[dict[str, Any]], sentences: Sentences | None = None) -
     with sequential_ids():
         m = folium.Map(tiles=None, control_scale=True, zoom_snap=0.25)
         m.default_js, m.default_css = ASSETS_JS, ASSETS_CSS  # the scenario map's own few
+        stories = len({s for f in merged for s in f["stories"]})
+        add_head(
+            m,
+            f"Flows reported by {stories} stories (routes corpus)",
+            f"Map of {len(merged)} flows between places that {stories} stories name, each "
+            "with its reports, their publishers and the sentences it was read in.",
+        )
         add_basemaps(m)
         days = _days(merged)
         lines = {f["flow_id"]: _arc(f) for f in merged}

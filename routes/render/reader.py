@@ -120,7 +120,9 @@ function routesReader(map, data, groups) {
             [R, -h / 2], [-R - w, -h / 2], [-w / 2, -R - h], [-w / 2, R],
             [r - 2, -R - h], [r - 2, R], [-r - w + 2, -R - h], [-r - w + 2, R],
             [-r, -r - h], [-r, r], [r - w, -r - h], [r - w, r],
-            [-r, -R - h], [-r, R], [r - w, -R - h], [r - w, R]];
+            [-r, -R - h], [-r, R], [r - w, -R - h], [r - w, R],
+            [-w / 2, -R - h - 9], [-w / 2, R + 9], [-r, -R - h - 9], [-r, R + 9],
+            [r - w, -R - h - 9], [r - w, R + 9]];
   }
   // Points of a drawn line at fractions of its length, on screen (its offset included).
   function along(layer, fractions) {
@@ -261,8 +263,8 @@ function routesReader(map, data, groups) {
     p.options.maxHeight = Math.max(160, Math.min(360, size.y - m.top - m.bottom - 60));
     p.options.autoPanPaddingTopLeft = L.point(m.left + 8, m.top + 8);
     p.options.autoPanPaddingBottomRight = L.point(m.right + 8, m.bottom + 8);
+    liven(p.getElement());  // before the update, which sizes and pans it as it will read
     p.update();
-    liven(p.getElement());
   });
 
   // The time bar: one step a day. Each corridor is drawn on the days it ran, styled by
