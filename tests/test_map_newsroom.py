@@ -379,3 +379,25 @@ def test_corridors_on_the_proxy_give_no_travel_time() -> None:
         assert "assumed speed" in record["no_travel_time_reason"]
         stops = [story.place(p).name for p in story.corridor(record["corridor_id"]).stops]
         assert record["passes"] == " → ".join(stops)
+
+
+def test_the_time_bar_is_bounded_whatever_the_dates() -> None:
+    """Issue 29: an end on 9999-12-31, or an incident dated then, gives a bar of the dated
+    days (not one step per day), a few states per corridor, an open end, no OverflowError."""
+    import datetime as dt
+
+    from routes.render.timeline import MAX_STEPS, corridor_states
+
+    story = scenarios.load(str(ALEPPO))
+    far = dt.date(9999, 12, 31)
+    corridors = [c.model_copy(update={"end": far}) for c in story.corridors]
+    incidents = [story.incidents[0].model_copy(update={"date": far, "end": far})]
+    bent = story.model_copy(update={"corridors": corridors, "incidents": incidents})
+    days = story_days(bent)
+    assert len(days) <= MAX_STEPS and days[-1] == far and dt.date(2016, 12, 17) not in days
+    for corridor in corridors:
+        states = corridor_states(corridor, days)
+        assert 0 < len(states) <= len(days)
+        assert len(states[-1]) > 1, "an end past the bar is drawn as open, to the bar's end"
+    normal = story_days(story)
+    assert len(normal) == 8  # 15 to 22 December, the 17th (nothing dated) included
