@@ -215,7 +215,7 @@ def _story(record: dict[str, Any], where: str) -> dict[str, Any]:
 
 def story_hash(story: dict[str, Any], code: str) -> str:
     """The story's content hash under ``code`` (:func:`code_key`): its cache key."""
-    payload = json.dumps([code, *(story[f] for f in FIELDS)], ensure_ascii=False)
+    payload = json.dumps([code, *(story.get(f) for f in FIELDS)], ensure_ascii=False)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
