@@ -243,7 +243,7 @@ def route_legs(
         else:
             row.update(route_status="ok", **measure_route(G, path, weight))
         rows.append(row)
-    return gpd.GeoDataFrame(rows, geometry="geometry", crs="EPSG:4326")
+    return _times_known(G, gpd.GeoDataFrame(rows, geometry="geometry", crs="EPSG:4326"))
 
 
 def snap_stops(G: RoadNetwork, scenario: Scenario, corridor: Corridor) -> Snap:
