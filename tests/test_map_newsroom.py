@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from browser_support import render_map, wait_map_idle
+from browser_support import click_path, render_map, wait_map_idle
 from osm_support import helsinki_osm, helsinki_scenario  # noqa: F401  (pytest fixtures)
 
 from routes import scenario as scenarios
@@ -264,10 +264,11 @@ def test_a_corridor_popup_says_the_day_shown(view: Any) -> None:
     text = popup.inner_text()
     assert "under way (Thu 15 Dec 2016)" in text and "about 3,000 people so far" in text
     assert "Status\tcompleted" not in text
-    focus = page.evaluate(
-        "() => getComputedStyle(document.querySelector('path.routes-corridor')).outlineStyle"
-    )
-    assert focus == "none"
+    page.evaluate("() => window.routesMap.closePopup()")
+    click_path(page, page.locator("path.routes-corridor").first)  # as a reader clicks it
+    focus = page.evaluate("""() => { const e = document.activeElement;
+        return e.tagName === 'path' ? getComputedStyle(e).outlineStyle : 'not a line'; }""")
+    assert focus in ("none", "not a line"), "a focus rectangle around the clicked line"
     page.evaluate("() => window.routesMap.closePopup()")
 
 
