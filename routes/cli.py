@@ -115,11 +115,11 @@ MaxSnapOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-_SELF_CONTAINED_HELP = (
-    "Inline every script and stylesheet: the page needs no network "
-    "(basemap tiles aside). Takes them from npm packages, fetched once with npm."
+_CDN_HELP = (
+    "Write the small page that loads Leaflet and its plugins from their CDNs (it needs the "
+    "network). By default the page carries them itself and works offline."
 )
-SelfContainedOption = Annotated[bool, typer.Option("--self-contained", help=_SELF_CONTAINED_HELP)]
+CdnOption = Annotated[bool, typer.Option("--cdn", help=_CDN_HELP)]
 StaticOption = Annotated[bool, typer.Option("--static", help="Draw corridors without animation.")]
 PngOption = Annotated[
     Path | None,
@@ -324,7 +324,7 @@ def map_command(
         Path | None, _output("HTML file to write [default: output/<scenario id>.html].")
     ] = None,
     routing: _Routing = _Routing(),
-    self_contained: SelfContainedOption = False,
+    cdn: CdnOption = False,
     static: StaticOption = False,
     png: PngOption = None,
     png_size: PngSizeOption = "1600x1000",
@@ -343,7 +343,7 @@ def map_command(
             scenario,
             output,
             draft=draft,
-            self_contained=self_contained,
+            cdn=cdn,
             animate=not static,
             strict=routing.strict,
             **_pipeline_options(routing),
@@ -398,7 +398,7 @@ def corridors(
         for a in r.get("alternatives", []):
             typer.echo(
                 f"  {r['corridor_id']} alternative {a['rank']}: {a['length_km']:.1f} km, "
-                f"{a['travel_time_h']:.2f} h (+{a['extra_cost_pct']:.0f}%), "
+                f"{_fmt(a['travel_time_h'])} h (+{a['extra_cost_pct']:.0f}%), "
                 f"{a['differs_share']:.0%} different"
             )
 

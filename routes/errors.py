@@ -64,4 +64,4 @@ class DownloadError(NetworkError):
 
 
 class AssetError(RoutesError, RuntimeError):
-    """A map asset could not be had from its npm package."""
+    """A map asset could not be had from the installed package that ships it."""

@@ -4,8 +4,9 @@ GeoPackage holds the layers in one file; GeoJSON and KML write one file per
 layer; GeoPackage and GeoJSON also get the ``claims`` table (every figure with
 who said it and the report). CSV writes ``locations.csv`` and ``flows.csv`` in
 the flowmap.blue layout (``id,name,lat,lon`` and ``origin,dest,count,time``,
-count = people moved by the day ``time`` according to the corridor's chosen
-claim, with its qualifier and source); ``hxl=True`` adds the HXL hashtag row.
+count = people moved on the day ``time`` according to the corridor's chosen series,
+its running total in ``cumulative``, with the qualifier and source of the claim behind
+it); ``hxl=True`` adds the HXL hashtag row.
 GDAL writes every format, through pyogrio.
 """
 
@@ -41,9 +42,9 @@ CLAIM_COLUMNS = ["record_type", "record_id", "claim_id", "kind", "value", "quali
                  "date", "according_to", "by", "source", "source_id", "publisher", "published",
                  "url", "paragraph", "detail", "line_width"]  # fmt: skip
 #: ``flows.csv``: flowmap.blue's first four columns, then the claim behind each count.
-FLOW_COLUMNS = ["origin", "dest", "count", "time", "qualifier", "tally", "according_to",
-                "source", "url", "status", "corridor_id", "origin_name", "origin_lat",
-                "origin_lon"]  # fmt: skip
+FLOW_COLUMNS = ["origin", "dest", "count", "time", "cumulative", "qualifier", "tally",
+                "according_to", "source", "url", "status", "corridor_id", "origin_name",
+                "origin_lat", "origin_lon"]  # fmt: skip
 #: Layers only some formats hold: tables without geometry.
 TABLES = {"claims": ("gpkg", "geojson"), "flows": (), "avoided": ("gpkg", "geojson", "kml")}
 
@@ -163,7 +164,7 @@ def _write_flowmap_csv(
 
     places = layers["places"]
     locations = places[["place_id", "name", "lat", "lon"]].rename(columns={"place_id": "id"})
-    flows = layers["flows"].astype({"count": "Int64"})
+    flows = layers["flows"].astype({"count": "Int64", "cumulative": "Int64"})
     if hxl:  # the hashtag row HXL tools read under the header
         tags = {column: HXL_TAGS.get(column, "") for column in flows.columns}
         flows = pd.concat([pd.DataFrame([tags]), flows.astype(object)], ignore_index=True)

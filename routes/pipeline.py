@@ -140,7 +140,7 @@ def map_page(
     output: str | Path | None = None,
     *,
     draft: bool = False,
-    self_contained: bool = False,
+    cdn: bool = False,
     animate: bool = True,
     strict: bool = False,
     **routing: Any,
@@ -156,15 +156,14 @@ def map_page(
         The HTML file; by default ``<settings.output_dir>/<story id>.html``.
     draft
         Map a draft (undated, or with review items); refused otherwise.
-    self_contained, animate
+    cdn, animate
         See :func:`routes.render.save` and :func:`routes.render.build_map`.
     strict
         Write nothing when a corridor has no route.
     **routing
         The options of :func:`route_scenario`.
     """
-    key = _inputs_key(scenario, routing | {"draft": draft, "self_contained": self_contained,
-                                           "animate": animate})  # fmt: skip
+    key = _inputs_key(scenario, routing | {"draft": draft, "cdn": cdn, "animate": animate})
     if key is not None and (page := _up_to_date(key, output)) is not None:
         return page
     with _logged_warnings() as logged:
@@ -182,7 +181,7 @@ def map_page(
             animate=animate,
         )
         story = run.scenario.story.id
-        html = render.page(m, self_contained=self_contained).encode("utf-8")
+        html = render.page(m, cdn=cdn).encode("utf-8")
         path = write_atomically(output or inside(settings.output_dir, f"{story}.html"), html)
     if key is not None:
         digest = hashlib.sha256(html).hexdigest()

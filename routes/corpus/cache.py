@@ -133,6 +133,7 @@ def _report(record: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
     story = record["id"]
     return {
         "story": story,
+        "title": record.get("title"),
         "publisher": record.get("publisher"),
         "url": record.get("url"),
         "date": move.get("date"),

@@ -104,7 +104,9 @@ def _flow(
         "claims": claims,
         "evidence": [e for r in reports for e in r["evidence"]],
         "sources": [
-            {k: r[k] for k in ("story", "publisher", "url", "date", "who")} for r in reports
+            {k: r.get(k) for k in ("story", "title", "publisher", "url", "date", "who")}
+            | {"evidence": r["evidence"]}
+            for r in reports
         ],
     }
 
@@ -138,8 +140,11 @@ def tally_text(tally: list[dict[str, Any]], *, thousands: bool = False) -> str:
     return "; ".join(parts)
 
 
-def write_outputs(folder: Path, merged: list[dict[str, Any]]) -> list[Path]:
-    """Write ``flows.parquet``, ``flows.csv``, ``locations.csv`` and ``map.html`` of the flows.
+def write_outputs(
+    folder: Path, merged: list[dict[str, Any]], sentences: dict[tuple[str, int, int], str]
+) -> list[Path]:
+    """Write ``flows.parquet``, ``flows.csv``, ``locations.csv`` and ``map.html`` of the flows
+    (``sentences``: the evidence's words, by story and offsets, for the map's popups).
 
     Each file is written atomically: a killed run leaves it old or new, never half-written.
     """
@@ -150,7 +155,7 @@ def write_outputs(folder: Path, merged: list[dict[str, Any]]) -> list[Path]:
     for name, frame in (("flows.csv", rows), ("locations.csv", locations)):
         data = frame.map(safe_cell).to_csv(index=False).encode("utf-8")
         paths.append(write_atomically(inside(folder, name), data))
-    paths.append(write_map(folder, merged))
+    paths.append(write_map(folder, merged, sentences))
     return paths
 
 

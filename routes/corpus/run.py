@@ -110,9 +110,20 @@ def run_corpus(
     merged = flow_tables.merge_contributions(cache_files.contributions(index))
     report.flows = len(merged)
     stories_file = cache_files.write_stories(index, hashes, inside(folder, "stories.jsonl"))
-    report.paths = [stories_file, *flow_tables.write_outputs(folder, merged)]
+    sentences = _sentences(corpus, merged)
+    report.paths = [stories_file, *flow_tables.write_outputs(folder, merged, sentences)]
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _sentences(corpus: Corpus, merged: list[dict[str, Any]]) -> dict[tuple[str, int, int], str]:
+    """The words each flow's evidence spans, by (story, start, end), read back from the
+    stories that report a flow (their texts are not kept meanwhile)."""
+    spans = {(e["story"], e["start"], e["end"]) for f in merged for e in f["evidence"]}
+    wanted = {story for story, _start, _end in spans}
+    entries = [e for e in corpus.entries if e.id in wanted]
+    texts = {story["id"]: story["text"] for story in corpus.load(entries)}
+    return {(s, a, b): texts[s][a:b] for s, a, b in spans if s in texts}
 
 
 def _chars(entry: Entry) -> int:

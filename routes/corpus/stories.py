@@ -37,7 +37,7 @@ __all__ = [
 T = TypeVar("T")
 
 #: The fields a story may have; ``id`` and ``text`` are required.
-FIELDS = ("id", "text", "date", "publisher", "url")
+FIELDS = ("id", "text", "date", "publisher", "url", "title")
 
 #: The suffixes of a JSON-lines corpus.
 JSONL = (".jsonl", ".ndjson", ".json")
@@ -207,7 +207,7 @@ def _story(record: dict[str, Any], where: str) -> dict[str, Any]:
         except ValueError:
             raise UsageError(f"{where}: date must look like 2016-12-15, not {date!r}") from None
     story["date"] = date
-    for name in ("publisher", "url"):
+    for name in ("publisher", "url", "title"):
         value = record.get(name)
         story[name] = None if value is None or value == "" else str(value)
     return story
@@ -215,7 +215,7 @@ def _story(record: dict[str, Any], where: str) -> dict[str, Any]:
 
 def story_hash(story: dict[str, Any], code: str) -> str:
     """The story's content hash under ``code`` (:func:`code_key`): its cache key."""
-    payload = json.dumps([code, *(story[f] for f in FIELDS)], ensure_ascii=False)
+    payload = json.dumps([code, *(story.get(f) for f in FIELDS)], ensure_ascii=False)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 

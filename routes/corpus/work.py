@@ -44,7 +44,7 @@ def extract_story(story: dict[str, Any]) -> dict[str, Any]:
     """
     from routes.extract import default_extractor, draft_scenario
 
-    record: dict[str, Any] = {f: story.get(f) for f in ("id", "date", "publisher", "url")}
+    record: dict[str, Any] = {f: story.get(f) for f in ("id", "date", "publisher", "url", "title")}
     try:
         day = dt.date.fromisoformat(story["date"]) if story.get("date") else None
         draft = draft_scenario(
