@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from routes._io import atomic_path, inside, write_atomically
+from routes._io import atomic_path, inside, make_folder, write_atomically
 from routes.errors import UsageError
 from routes.text import for_display, safe_cell
 
@@ -126,8 +126,7 @@ def write(
 
     if fmt not in FORMATS:
         raise UsageError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = make_folder(folder)
     if fmt == "csv":
         return _write_flowmap_csv(layers, folder, stem, hxl=hxl)
     layers = {k: _displayable(v) for k, v in layers.items() if fmt in TABLES.get(k, FORMATS)}

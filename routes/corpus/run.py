@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from routes._io import inside
+from routes._io import inside, make_folder
 from routes.corpus import cache as cache_files
 from routes.corpus import flows as flow_tables
 from routes.corpus.cache import Index
@@ -86,6 +86,7 @@ def run_corpus(
     folder = Path(output)
     cache = (folder / "cache" / code_key()).resolve()  # the workers' path to it too
     corpus = scan_stories(source, cache.name, sample=sample)
+    make_folder(folder)
     hashes = [e.hash for e in corpus.entries]
     index = cache_files.scan(cache, set(hashes))
     todo = [e for e in corpus.entries if e.hash not in index.where]

@@ -423,6 +423,7 @@ def fetch(scenario: Scenario) -> RoadNetwork:
     from routes.routing.arrays import RoadArrays
 
     path = extract_path(scenario)
+    path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_path(path) as tmp:
         ox.save_graphml(G, tmp)
     return _cached(f"extract-{file_sha256(path)[:20]}", lambda: RoadArrays.from_networkx(G))
