@@ -34,6 +34,7 @@ from typing import Any, BinaryIO, TextIO
 from routes.errors import UsageError, WriteError
 
 __all__ = [
+    "MAX_SCENARIO_BYTES",
     "atomic_path",
     "decode",
     "file_sha256",
@@ -48,6 +49,9 @@ __all__ = [
     "writable",
     "write_atomically",
 ]
+
+#: The largest scenario file read, bytes: a scenario is a few kilobytes of YAML.
+MAX_SCENARIO_BYTES = 32 * 2**20
 
 _TEMP = re.compile(r"\.(?P<name>.+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.tmp(?:\..*)?")
 

@@ -247,10 +247,12 @@ def _for_the_user(exc: Exception) -> bool:
     ).__module__.startswith(("pyogrio", "osgeo"))
 
 
-def _one_line(exc: BaseException) -> str:
+def _one_line(exc: BaseException, limit: int = 400) -> str:
+    """The error as one line, cut at ``limit`` characters (GDAL quotes whole SQL scripts)."""
     if isinstance(exc, OSError) and exc.filename and exc.strerror:
         return f"{exc.filename}: {exc.strerror}"
-    return " ".join(str(exc).split()) or type(exc).__name__
+    line = " ".join(str(exc).split()) or type(exc).__name__
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 class _SayHandler(logging.Handler):

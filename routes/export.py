@@ -11,11 +11,12 @@ GDAL writes every format, through pyogrio.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from routes._io import atomic_path, inside, make_folder, write_atomically
-from routes.errors import UsageError
+from routes.errors import UsageError, WriteError
 from routes.text import for_display, safe_cell
 
 if TYPE_CHECKING:
@@ -137,7 +138,7 @@ def write(
         before = pyogrio.get_gdal_config_option("OGR_CURRENT_DATE")
         pyogrio.set_gdal_config_options({"OGR_CURRENT_DATE": GPKG_TIMESTAMP})
         try:
-            with atomic_path(path) as tmp:  # the old file stays until the new one is complete
+            with atomic_path(path, verify=_holds(path, layers)) as tmp:
                 for name, gdf in layers.items():
                     pyogrio.write_dataframe(gdf, tmp, layer=name, driver="GPKG")
         finally:
@@ -147,10 +148,33 @@ def write(
     paths = []
     for name, gdf in layers.items():
         path = inside(folder, f"{stem}-{name}{suffix}")
-        with atomic_path(path) as tmp:
+        with atomic_path(path, verify=_holds(path, {name: gdf})) as tmp:
             pyogrio.write_dataframe(gdf, tmp, layer=name, driver=driver)
         paths.append(path)
     return paths
+
+
+def _holds(target: Path, layers: dict[str, gpd.GeoDataFrame]) -> Callable[[Path], None]:
+    """A check that the file GDAL wrote for ``target`` reads back with every layer's
+    features: GDAL's KML
+    and GeoJSON drivers do not report a failed write (a full disk), so a cut file is
+    caught here, before it replaces the old one."""
+
+    def verify(path: Path) -> None:
+        import pyogrio
+
+        for name, gdf in layers.items():
+            try:
+                features = pyogrio.read_info(path, layer=name)["features"]
+            except Exception as exc:  # pyogrio's DataSourceError, DataLayerError…
+                features, why = None, f"it does not read back ({type(exc).__name__})"
+            else:
+                why = f"{features:,} of {len(gdf):,} features in layer {name} read back"
+            if features != len(gdf):
+                raise WriteError(f"cannot write {target}: {why} (is the disk full?); the old "
+                                 "file is kept")  # fmt: skip
+
+    return verify
 
 
 def _write_flowmap_csv(

@@ -18,7 +18,7 @@ import yaml
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from routes import datasets
-from routes._io import decode, read_input
+from routes._io import MAX_SCENARIO_BYTES, decode, read_input
 from routes.errors import ScenarioError, UsageError
 from routes.text import brief
 
@@ -94,8 +94,8 @@ RouteBasis = Literal["observed", "reported", "reported plan"]
 SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 #: Largest count a figure may give: more people than live on Earth is a typo.
 MAX_FIGURE = 10**10
-#: Largest scenario file read, in bytes, and the farthest latitude a web map can show.
-MAX_SCENARIO_BYTES = 32 * 2**20
+#: The farthest latitude a web map can show (the largest scenario file read, in bytes, is
+#: :data:`routes._io.MAX_SCENARIO_BYTES`).
 MAX_LATITUDE = 85.05
 #: The days a date may name: a story of displacement since 1800, or a plan to 2100.
 #: Further out is a typo (``9999-12-31`` for "open-ended"), and a day range reaching
@@ -646,8 +646,8 @@ def _degenerate_problems(scenario: Scenario) -> list[str]:
             problems.append(f"places[{i}] (id: {p.id}) field lat: {p.lat} is beyond "
                             f"±{MAX_LATITUDE}°, which a web map cannot show")  # fmt: skip
     for i, c in enumerate(scenario.corridors):
-        points = {(scenario.place(s).lat, scenario.place(s).lon) for s in c.stops}
-        if len(points) < 2:
+        places = [scenario.place(s) for s in c.stops]  # points within 0.1 m are one point
+        if len({(round(p.lat, 6), round(p.lon, 6)) for p in places}) < 2:
             problems.append(f"corridors[{i}] (id: {c.id}): every stop lies at one point; "
                             "a route needs two places apart")  # fmt: skip
     return problems
