@@ -13,22 +13,19 @@ from __future__ import annotations
 import datetime as dt
 import re
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
+from pydantic import ValidationError
 
-from routes._io import parse_json, read_input
+from routes._io import read_input
 from routes.corpus.flows import FLOW_FIELDS
+from routes.corpus.records import Flow
 from routes.errors import UsageError
 from routes.scenario import (
-    MAX_FIGURE,
     SLUG,
     Corridor,
-    Day,
     Figure,
-    FigureKind,
     Place,
-    Qualifier,
     Scenario,
     Source,
     SourceRef,
@@ -72,7 +69,8 @@ def flows_scenario(path: str | Path, *, data: bytes | None = None) -> Scenario:
 
     Raises :class:`UsageError` (one line) for a missing or unreadable file, a Parquet
     file without the flow columns, one without flows, or a value no flow can have
-    (:class:`_Flow`: coordinates, JSON columns, claims, counts, references, dates).
+    (:class:`~routes.corpus.records.Flow`: coordinates, JSON columns, claims, counts,
+    references, dates).
     """
     flows = _read(Path(path), data)
     sources: dict[str, Source] = {}
@@ -114,7 +112,7 @@ def flows_scenario(path: str | Path, *, data: bytes | None = None) -> Scenario:
 
 
 def _read(path: Path, data: bytes | None) -> list[dict[str, Any]]:
-    """The flows' rows, checked to be a flows file and each row a flow (:class:`_Flow`)."""
+    """The flows' rows, checked to be a flows file and each row a flow (:class:`Flow`)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -146,7 +144,7 @@ def _read(path: Path, data: bytes | None) -> list[dict[str, Any]]:
 def _checked(row: dict[str, Any], n: int, path: Path) -> dict[str, Any]:
     """One row as a valid flow (its JSON columns parsed), or one line saying what is wrong."""
     try:
-        return _Flow.model_validate(row).model_dump(mode="json")
+        return Flow.model_validate(row).model_dump(mode="json")
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(part) for part in error["loc"])
@@ -154,84 +152,6 @@ def _checked(row: dict[str, Any], n: int, path: Path) -> dict[str, Any]:
         raise UsageError(f"{path} row {n} (flow_id {flow}) column {where}: "
                          f"{brief(error['msg'], 160).strip(chr(39))}; this is not a flow "
                          "routes corpus writes") from None  # fmt: skip
-
-
-def _json_list(value: Any) -> Any:
-    """A JSON column's text as its list (lone surrogates refused), for pydantic to check."""
-    if not isinstance(value, str):
-        raise ValueError("expected JSON text")
-    parsed = parse_json(value, "the column")
-    if not isinstance(parsed, list):
-        raise ValueError("expected a JSON list")
-    return parsed
-
-
-_Text = Annotated[str, Field(min_length=1, max_length=10_000)]
-_Optional = Annotated[str | None, Field(max_length=10_000)]
-_Lat = Annotated[float, Field(ge=-90, le=90, allow_inf_nan=False)]
-_Lon = Annotated[float, Field(ge=-180, le=180, allow_inf_nan=False)]
-_Offset = Annotated[int, Field(ge=0, le=MAX_FIGURE)]
-
-
-class _Row(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-
-class _Report(_Row):
-    story: _Text
-    publisher: _Optional = None
-    url: _Optional = None
-    date: Day | None = None
-    who: _Optional = None
-
-
-class _Claim(_Row):
-    story: _Text
-    kind: FigureKind
-    value: Annotated[int, Field(ge=0, le=MAX_FIGURE)]
-    qualifier: Qualifier | None = None
-    according_to: _Optional = None
-    publisher: _Optional = None
-    start: _Offset | None = None
-    end: _Offset | None = None
-
-
-class _Evidence(_Row):
-    story: _Text
-    start: _Offset
-    end: _Offset
-
-
-def _listed(model: Any, *, at_least: int = 0) -> Any:
-    return Annotated[list[model], BeforeValidator(_json_list), Field(min_length=at_least)]
-
-
-class _Flow(_Row):
-    """A row of ``flows.parquet`` as ``routes corpus`` writes it: what ``routes map`` reads."""
-
-    flow_id: _Text
-    origin: _Text
-    dest: _Text
-    origin_name: _Text
-    dest_name: _Text
-    origin_lat: _Lat
-    origin_lon: _Lon
-    dest_lat: _Lat
-    dest_lon: _Lon
-    date_start: Day | None
-    date_end: Day | None
-    dates: _listed(Day)  # type: ignore[valid-type]
-    n_stories: Annotated[int, Field(ge=1)]
-    n_publishers: Annotated[int, Field(ge=0)]
-    stories: _listed(_Text, at_least=1)  # type: ignore[valid-type]
-    claims: _listed(_Claim)  # type: ignore[valid-type]
-    evidence: _listed(_Evidence)  # type: ignore[valid-type]
-    sources: _listed(_Report, at_least=1)  # type: ignore[valid-type]
-
-    @field_validator("date_start", "date_end", mode="before")
-    @classmethod
-    def _iso(cls, value: Any) -> Any:
-        return dt.date.fromisoformat(value) if isinstance(value, str) else value
 
 
 def _corridor(
