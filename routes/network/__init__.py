@@ -635,6 +635,8 @@ def _load_entry(path: Path, *, lazy: bool = False) -> RoadNetwork | None:
         )
         router.hierarchy_cache = saved_hierarchies(path)
         columns = RoadArrays.from_arrays(arrays, lazy=lazy, damaged=_damaged(path))
+        if any(len(r) and int(r.max()) >= columns.n_edges for r in router.rows.values()):
+            raise ValueError("the router names edges the columns do not have")
         return RoadNetwork(columns, router)
     except (OSError, ValueError) as exc:
         log.warning("graph cache entry %s is unusable (%s); building it again", path.name, exc)
