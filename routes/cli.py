@@ -300,14 +300,25 @@ def _log_to_stderr(level: int) -> Callable[[], None]:
     """Send the ``routes`` logger's records to stderr as the CLI's lines, for this run only;
     the function that puts the logger back as it was (library users and pytest's caplog
     then see the records again)."""
+    import warnings
+
     log = logging.getLogger("routes")
-    before = log.handlers[:], log.propagate, log.level
+    before = log.handlers[:], log.propagate, log.level, warnings.showwarning
     log.handlers[:], log.propagate = [_SayHandler()], False
     log.setLevel(level)
+
+    def note(message: Any, category: type, filename: str, *_: Any, **__: Any) -> None:
+        """A library's warning, as one line at INFO (shown with -v), never raw on stderr."""
+        parts = Path(filename).parts
+        where = parts[parts.index("site-packages") + 1] if "site-packages" in parts else "python"
+        log.info("%s: %s: %s", where.removesuffix(".py"), category.__name__, message)
+
+    warnings.showwarning = note
 
     def restore() -> None:
         log.handlers[:], log.propagate = before[0], before[1]
         log.setLevel(before[2])
+        warnings.showwarning = before[3]
 
     return restore
 
@@ -600,6 +611,7 @@ def _extract_jsonl(source: str, output: Path | None) -> None:
     """``extract --jsonl``: read, extract and write one story at a time (constant memory)."""
     from routes import extract
     from routes._io import decode, open_atomically, regular_file
+    from routes.corpus.stories import story_line
 
     with _user_errors():
         name = "<stdin>" if source == "-" else source
@@ -608,42 +620,13 @@ def _extract_jsonl(source: str, output: Path | None) -> None:
             for number, raw in enumerate(lines, 1):
                 line = decode(raw, f"{name} line {number}")
                 if line.strip():
-                    story = _jsonl_story(line, f"{name}:{number}")
+                    story = story_line(line, f"{name}:{number}")
                     found = extract.extract(story["text"], **story["options"])
                     rows = [t.as_dict(jsonl=True) for t in found.all_toponyms()]
                     out.write(json.dumps({"id": story["id"], "toponyms": rows}, ensure_ascii=False))
                     out.write("\n")
     if output is not None:
         _echo(str(output))
-
-
-def _jsonl_story(line: str, where: str) -> dict[str, Any]:
-    """One ``--jsonl`` line checked: ``id`` and ``text``, optional ``date`` and ``publisher``."""
-    import datetime as dt
-
-    from routes._io import parse_json
-    from routes.extract import MAX_STORY_CHARS
-    from routes.scenario import EARLIEST_DAY, LATEST_DAY
-
-    record = parse_json(line, where)
-    if not isinstance(record, dict) or not isinstance(record.get("text"), str):
-        raise UsageError(f'{where}: each line needs "id" and "text" (a string)')
-    if not isinstance(record.get("id"), str | int) or isinstance(record["id"], bool):
-        raise UsageError(f'{where}: "id" must be a string or a number')
-    if len(record["text"]) > MAX_STORY_CHARS:
-        raise UsageError(f"{where}: the text is longer than {MAX_STORY_CHARS:,} characters")
-    try:
-        day = dt.date.fromisoformat(record["date"]) if record.get("date") else None
-        if day is not None and not EARLIEST_DAY <= day <= LATEST_DAY:
-            raise ValueError(day)
-    except (TypeError, ValueError):
-        raise UsageError(f'{where}: "date" must look like 2016-12-15, within the years '
-                         "1800-2100") from None  # fmt: skip
-    publisher = record.get("publisher")
-    if publisher is not None and not isinstance(publisher, str):
-        raise UsageError(f'{where}: "publisher" must be a string')
-    options = {"story_date": day, "publisher": publisher}
-    return {"id": record["id"], "text": record["text"], "options": options}
 
 
 @app.command("corpus")

@@ -37,6 +37,7 @@ __all__ = [
     "read_stories",
     "scan_stories",
     "story_hash",
+    "story_line",
 ]
 
 T = TypeVar("T")
@@ -234,6 +235,30 @@ def _sane_day(day: dt.date) -> dt.date:
     if not EARLIEST_DAY <= day <= LATEST_DAY:
         raise ValueError(day)
     return day
+
+
+def story_line(line: str, where: str) -> dict[str, Any]:
+    """One line of ``routes extract --jsonl`` checked: ``id`` (kept as given, a string or a
+    number) and ``text``, optional ``date`` and ``publisher``; the extraction's options."""
+    from routes.extract import MAX_STORY_CHARS
+
+    record = parse_json(line, where)
+    if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+        raise UsageError(f'{where}: each line needs "id" and "text" (a string)')
+    if not isinstance(record.get("id"), str | int) or isinstance(record["id"], bool):
+        raise UsageError(f'{where}: "id" must be a string or a number')
+    if len(record["text"]) > MAX_STORY_CHARS:
+        raise UsageError(f"{where}: the text is longer than {MAX_STORY_CHARS:,} characters")
+    try:
+        day = _sane_day(dt.date.fromisoformat(record["date"])) if record.get("date") else None
+    except (TypeError, ValueError):
+        raise UsageError(f'{where}: "date" must look like 2016-12-15, in the years '
+                         f"{EARLIEST_DAY.year}-{LATEST_DAY.year}") from None  # fmt: skip
+    publisher = record.get("publisher")
+    if publisher is not None and not isinstance(publisher, str):
+        raise UsageError(f'{where}: "publisher" must be a string')
+    options = {"story_date": day, "publisher": publisher}
+    return {"id": record["id"], "text": record["text"], "options": options}
 
 
 def story_hash(story: dict[str, Any], code: str) -> str:

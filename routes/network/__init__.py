@@ -14,6 +14,7 @@ download, pinned to the story's date; the offline proxy network.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import io
 import json
@@ -132,6 +133,14 @@ def choose(
                 f"no OpenStreetMap data for {scenario.story.id}: pass --osm FILE, or run "
                 "`routes network fetch` on a machine with internet"
             )
+    elif network != "osm" and (failed := settings.failed_recently(_download(scenario))):
+        minutes = (dt.datetime.now(dt.UTC) - failed[0]).total_seconds() // 60
+        log.warning(
+            "Overpass could not be reached %d min ago (%s); not trying again for a day: "
+            "routing on the offline proxy network. Retry with `routes network fetch` or "
+            "--network osm.", minutes, failed[1],
+        )  # fmt: skip
+        return proxy_network(scenario)
     else:
         try:
             return fetch(scenario)
@@ -430,9 +439,12 @@ def fetch(scenario: Scenario) -> RoadNetwork:
             if online
             else "no network: the server's name does not resolve"
         )
+        if not online or isinstance(exc, OSError | requests.ConnectionError | requests.Timeout):
+            settings.remember_failure(_download(scenario), reason)  # next runs go to the proxy
         raise DownloadError(f"Overpass: {reason}") from None
     finally:
         settings.configure_osmnx()
+    settings.forget_failure(_download(scenario))
     G = _with_travel_times(
         G,
         source=f"Overpass API, bbox {', '.join(f'{v:.4f}' for v in bbox)}",
@@ -445,6 +457,12 @@ def fetch(scenario: Scenario) -> RoadNetwork:
     with atomic_path(path) as tmp:
         ox.save_graphml(G, tmp)
     return _cached(f"extract-{file_sha256(path)[:20]}", lambda: RoadArrays.from_networkx(G))
+
+
+def _download(scenario: Scenario) -> str:
+    """What a download for ``scenario`` asks: its region (to 0.01°) as of its date."""
+    box = ",".join(f"{v:.2f}" for v in region(scenario))
+    return f"overpass {box} {scenario.story.date or 'today'}"
 
 
 def _area_km2(bbox: tuple[float, float, float, float]) -> float:
