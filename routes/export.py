@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from routes._io import atomic_path, inside, make_folder, write_atomically
 from routes.errors import UsageError, WriteError
@@ -149,9 +149,17 @@ def write(
     for name, gdf in layers.items():
         path = inside(folder, f"{stem}-{name}{suffix}")
         with atomic_path(path, verify=_holds(path, {name: gdf})) as tmp:
-            pyogrio.write_dataframe(gdf, tmp, layer=name, driver=driver)
+            pyogrio.write_dataframe(gdf, tmp, layer=name, driver=driver, **_TEXT_AS_TEXT[fmt])
         paths.append(path)
     return paths
+
+
+#: GDAL's GeoJSON driver writes text that looks like a JSON list or object (a name
+#: ``["a", "b"]``) as that list; text from a story or a file stays text.
+_TEXT_AS_TEXT: dict[str, dict[str, Any]] = {
+    "geojson": {"layer_options": {"AUTODETECT_JSON_STRINGS": "NO"}},
+    "kml": {},
+}
 
 
 def _holds(target: Path, layers: dict[str, gpd.GeoDataFrame]) -> Callable[[Path], None]:

@@ -535,7 +535,7 @@ def avoid_areas(path: str | Path, *, data: bytes | None = None) -> gpd.GeoDataFr
                            "latitude in degrees")  # fmt: skip
     valid = [_polygonal(g) for g in shapely.make_valid(polygons.geometry.to_numpy())]
     areas = polygons.set_geometry(gpd.GeoSeries(valid, index=polygons.index, crs="EPSG:4326"))
-    areas = areas[~areas.geometry.is_empty & (areas.geometry.area > 0)]
+    areas = areas[shapely.area(areas.geometry.to_numpy()) > 0]  # in degrees²: only > 0 counts
     if areas.empty:
         raise NetworkError(f"{path}: no polygon encloses any area")
     if "name" in areas:
@@ -555,6 +555,7 @@ def _polygonal(geometry: Any) -> Any:
 
 def _text(value: Any) -> str | None:
     """A feature property as text (a name may come as a list, a number or nothing)."""
+    value = value.tolist() if hasattr(value, "tolist") else value  # GDAL gives lists as arrays
     if value is None or (isinstance(value, float) and value != value):
         return None
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)

@@ -115,6 +115,8 @@ def road_arrays(
     u = np.concatenate([seg_u[plain], chains.start])
     v = np.concatenate([seg_v[plain], chains.end])
     del seg_u, seg_v
+    if not len(u):  # e.g. one ring of roads, which simplifies (as osmnx does) to nothing
+        raise NetworkError(f"{Path(path).name}: no drivable road network in it")
     columns: dict[str, Coded | NDArray[np.float64]] = dict(
         _edge_attributes(ways, oneway, seg_way, seg_rev, plain, chains)
     )
