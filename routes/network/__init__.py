@@ -516,6 +516,7 @@ def avoid_areas(path: str | Path, *, data: bytes | None = None) -> gpd.GeoDataFr
     """
     import geopandas as gpd
     import numpy as np
+    import pandas as pd
     import shapely
 
     from routes._io import read_input
@@ -538,8 +539,8 @@ def avoid_areas(path: str | Path, *, data: bytes | None = None) -> gpd.GeoDataFr
     areas = areas[shapely.area(areas.geometry.to_numpy()) > 0]  # in degrees²: only > 0 counts
     if areas.empty:
         raise NetworkError(f"{path}: no polygon encloses any area")
-    if "name" in areas:
-        areas["name"] = [_text(n) for n in areas["name"]]
+    if "name" in areas:  # text or nothing (an object column: pandas' str dtype makes None NaN)
+        areas["name"] = pd.Series([_text(n) for n in areas["name"]], areas.index, dtype=object)
     return areas.reset_index(drop=True)
 
 
