@@ -20,8 +20,8 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_properties import ALEPPO, PATHS
 
-from routes import datasets
 from routes.cli import app
 from routes.errors import RoutesError
 
@@ -33,9 +33,6 @@ BOUNDED = settings(
         HealthCheck.data_too_large,
         HealthCheck.function_scoped_fixture,
     ],
-)
-ALEPPO: dict[str, Any] = yaml.safe_load(
-    datasets.get_path("aleppo-2016-12").read_text(encoding="utf-8")
 )
 
 #: Text an attacker or an unlucky user writes: terminal escapes, rich markup, bidi and
@@ -87,17 +84,7 @@ def _terminal_safe(output: str) -> None:
     assert all(len(line) < 800 for line in output.splitlines()), max(output.splitlines(), key=len)
 
 
-def _fields(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    items = data.items() if isinstance(data, dict) else enumerate(data)
-    found = []
-    for key, value in items:
-        found.append((*prefix, key))
-        if isinstance(value, dict | list):
-            found += _fields(value, (*prefix, key))
-    return found
-
-
-FIELDS = _fields(ALEPPO)
+FIELDS = PATHS  # every key path of the bundled scenario
 
 
 # --- scenario values (findings 2, 3, 10, terminal escapes, one pass) -------------------------
