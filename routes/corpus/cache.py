@@ -65,6 +65,7 @@ def store(cache: Path, hashes: list[str], records: list[dict[str, Any]]) -> dict
     stories = [[h, r["id"], r["status"] == "ok"] for h, r in zip(hashes, records, strict=True)]
     flows = [[n, r["id"], c] for n, r in enumerate(records) if (c := contribution(r))]
     summary = {"sha256": hashlib.sha256(data).hexdigest(), "stories": stories, "flows": flows}
+    cache.mkdir(parents=True, exist_ok=True)  # the run's own cache folder
     write_atomically(inside(cache, f"{name}.json"), json.dumps(summary).encode("utf-8"))
     write_atomically(inside(cache, f"{name}.jsonl"), data)
     return {"name": name, "stories": stories}
