@@ -138,7 +138,7 @@ def choose(
         log.warning(
             "Overpass could not be reached %d min ago (%s); not trying again for a day: "
             "routing on the offline proxy network. Retry with `routes network fetch` or "
-            "--network osm.", minutes, failed[1],
+            "--network osm, or pass --osm FILE.", minutes, failed[1],
         )  # fmt: skip
         return proxy_network(scenario)
     else:
