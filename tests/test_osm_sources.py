@@ -151,7 +151,9 @@ def test_fetch_goes_through_osmnx_overpass_code_offline(
         app, ["network", "info", "--scenario", str(helsinki_scenario), "--json"]
     )
     assert fallback.exit_code == 0 and json.loads(fallback.stdout)["network_source"] == "proxy"
-    assert "falling back to the proxy network" in fallback.stderr
+    # the failed download is remembered: straight to the proxy, saying how to retry
+    assert "routing on the offline proxy network" in fallback.stderr
+    assert "routes network fetch" in fallback.stderr
     required = runner.invoke(
         app, ["corridors", "--scenario", str(helsinki_scenario), "--network", "osm"]
     )

@@ -125,5 +125,6 @@ def test_load_error_names_every_problem(aleppo_raw: dict[str, Any], tmp_path: Pa
     with pytest.raises(scenario.ScenarioError) as excinfo:
         scenario.load(path)
     message = str(excinfo.value)
-    assert message.startswith(f"{path}: 2 problems: ")  # schema first; references after
+    assert message.startswith(f"{path}: 3 problems: ")  # fields and references in one pass
     assert "places[0] (id: aleppo) field lat" in message and "field role" in message
+    assert "line_width: unknown figure id 'no-such-claim'" in message

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from routes.distance import great_circle_km
@@ -91,8 +92,9 @@ class Movements(Document):
         per_sentence: list[tuple[int, list[str], list[list[str]]]] = []
         groups: list[list[str]] = []  # coordinated place groups, for "those two towns"
         last_dests: list[str] = []  # for "there"
+        counted = {f.sentence for f in figures}
         for si in range(len(self.sents)):
-            toks = [k for k, t in enumerate(self.toks) if t.sentence == si]
+            toks = list(self.sentence_tokens[si])
             if not any(self._trigger(self.toks[k]) and not self.toks[k].quoted for k in toks):
                 continue
             roles = self._sentence_roles(
@@ -103,7 +105,7 @@ class Movements(Document):
             if dest_groups:
                 for pair_origins, dests in _pairs(roles):
                     per_sentence.append((si, pair_origins, [dests]))
-            elif origins or any(f.sentence == si + 1 for f in figures):
+            elif origins or si + 1 in counted:
                 per_sentence.append((si, origins, []))
             if len(origins) > 1:
                 groups.append(origins)
@@ -156,6 +158,7 @@ class Movements(Document):
         open_moves: list[MovementDraft] = []
         generic: list[int] = []
         origin_sentence: dict[str, int] = {}
+        counted = _by_sentence(figures)
         for si, origins, dest_groups in per_sentence:
             for o in origins:
                 origin_sentence.setdefault(o, si + 1)
@@ -168,7 +171,7 @@ class Movements(Document):
                 origins = [main_origin]
             if not (origins and dests):
                 move = MovementDraft(list(origins), list(dests))
-                self._add_sentence(move, si, figures)
+                self._add_sentence(move, si, counted.get(si + 1, []))
                 open_moves.append(move)
                 continue
             legs = [(a, b) for b in dests for a in origins if a != b]
@@ -181,7 +184,7 @@ class Movements(Document):
                             f"origin not stated in sentence {si + 1}: taken to be the story's "
                             f"main origin (sentence {origin_sentence.get(start, si + 1)})"
                         )
-                self._add_sentence(corridor, si, figures if n == 0 else [])
+                self._add_sentence(corridor, si, counted.get(si + 1, []) if n == 0 else [])
         return corridors, open_moves, generic, origin_sentence
 
     def _join_open(
@@ -209,8 +212,9 @@ class Movements(Document):
         self, generic: list[int], figures: list[FigureMention], primary: MovementDraft | None
     ) -> None:
         """Figures of sentences that name no place go to the story's main movement."""
+        counted = _by_sentence(figures)
         for si in generic:
-            figs = [f for f in figures if f.sentence == si + 1]
+            figs = counted.get(si + 1, [])
             if primary is None:
                 self.review += [
                     f"figure '{f.value} {f.kind}' (sentence {f.sentence}) belongs to no movement"
@@ -247,8 +251,9 @@ class Movements(Document):
         return out
 
     def _add_sentence(self, move: MovementDraft, si: int, figures: list[FigureMention]) -> None:
+        """Sentence ``si`` (0-based) and its ``figures`` join ``move``."""
         move.sentences.append(si + 1)
-        move.figures += [f for f in figures if f.sentence == si + 1]
+        move.figures += figures
 
     def _finish(
         self,
@@ -401,11 +406,12 @@ class Movements(Document):
     ) -> list[IncidentDraft]:
         """Attacks with killed or injured counts; where, if the story says, and on whose word."""
         out: list[IncidentDraft] = []
+        casualties = _by_sentence(f for f in figures if f.kind in {"killed", "injured"})
         for si in range(len(self.sents)):
-            figs = [f for f in figures if f.sentence == si + 1 and f.kind in {"killed", "injured"}]
+            figs = casualties.get(si + 1, [])
             if not figs:
                 continue
-            words = [t for t in self.toks if t.sentence == si and not t.quoted]
+            words = [self.toks[k] for k in self.sentence_tokens[si] if not self.toks[k].quoted]
             attack = next((t for t in words if t.lower in ATTACK_WORDS), None)
             if attack is None:
                 continue
@@ -458,17 +464,22 @@ class Movements(Document):
         return out
 
 
+def _by_sentence(figures: Iterable[FigureMention]) -> dict[int, list[FigureMention]]:
+    """Figures by their sentence (1-based), in one pass: never a scan of all per sentence."""
+    out: dict[int, list[FigureMention]] = {}
+    for f in figures:
+        out.setdefault(f.sentence, []).append(f)
+    return out
+
+
 def _main_origin(
     toponyms: list[Toponym], per_sentence: list[tuple[int, list[str], list[list[str]]]]
 ) -> str | None:
     """The origin stated most often (then mentioned most, then first): the story's main one."""
     counts = Counter(t.place.ref for t in toponyms)
     stated = [r for _si, origins, _d in per_sentence for r in origins]
-    return max(
-        stated,
-        key=lambda r: (stated.count(r), counts[r], -stated.index(r)),
-        default=None,
-    )
+    times, first = Counter(stated), {r: -i for i, r in reversed(list(enumerate(stated)))}
+    return max(stated, key=lambda r: (times[r], counts[r], first[r]), default=None)
 
 
 def _pairs(roles: list[tuple[str, list[str], int]]) -> list[tuple[list[str], list[str]]]:

@@ -341,7 +341,7 @@ def measure_route(G: RoadNetwork, route: list[int], weight: str) -> dict[str, An
     return {
         "length_km": round(length / 1000, 2),
         "travel_time_h": round(sum(G.arrays.column("travel_time", rows).tolist()) / 3600, 2),
-        "highway_share": ", ".join(f"{cls} {share / length:.0%}" for cls, share in shares),
+        "highway_share": ", ".join(f"{cls} {share / (length or 1):.0%}" for cls, share in shares),
         "roads": "; ".join(roads),
         "geometry": LineString(coords),
     }
