@@ -260,7 +260,7 @@ def flows_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     folder = tmp_path_factory.mktemp("flows")
     stories = read_stories(ROOT / "tests" / "fixtures" / "corpus" / "stories.jsonl")
-    write_outputs(folder, merge_flows(extract_story(s) for s in stories))
+    write_outputs(folder, merge_flows(extract_story(s) for s in stories), {})
     return folder / "flows.parquet"
 
 
@@ -748,4 +748,5 @@ def test_duplicate_yaml_keys_are_an_error(tmp_path: Path, runner: Any) -> None:
     path.write_text(text.replace("  - id: aleppo\n", "  - id: aleppo\n    id: homs\n", 1), "utf-8")
     result = runner.invoke(app, ["scenario", "check", str(path)])
     assert result.exit_code == 2 and "Traceback" not in result.output
-    assert "line 163: not valid YAML (key 'id' given twice" in result.stderr.splitlines()[0]
+    line = text[: text.index("  - id: aleppo\n")].count("\n") + 2  # the second 'id'
+    assert f"line {line}: not valid YAML (key 'id' given twice" in result.stderr.splitlines()[0]
