@@ -50,8 +50,12 @@ class WarmExtractor(WorkerPlugin):
         warm()
 
 
-class StoryTimeout(Exception):
-    """A story took longer than its time limit to draft."""
+class StoryTimeout(BaseException):
+    """A story took longer than its time limit to draft.
+
+    A ``BaseException``, like ``KeyboardInterrupt``: no ``except Exception`` inside the
+    extractor may swallow it and let the story run on.
+    """
 
 
 def extract_story(story: dict[str, Any], *, seconds: float = STORY_SECONDS) -> dict[str, Any]:
@@ -85,28 +89,35 @@ def extract_story(story: dict[str, Any], *, seconds: float = STORY_SECONDS) -> d
 def time_limit(seconds: float) -> Iterator[None]:
     """Raise :class:`StoryTimeout` in this thread if the ``with`` runs past ``seconds``.
 
-    A Dask task runs in a worker's thread, where no signal can reach it, so a timer thread
-    raises the exception in it (``PyThreadState_SetAsyncExc``): the story stops at its next
-    Python instruction. Once the ``with`` is left, under the timer's lock, it raises nothing.
+    A Dask task runs in a worker's thread, where no signal can reach it, so a watcher
+    thread raises the exception in it (``PyThreadState_SetAsyncExc``): the story stops at
+    its next Python instruction. A library's bare ``except`` may swallow one such raise, so
+    the watcher raises again every 50 ms until the ``with`` is left; once it is left,
+    under the watcher's lock, nothing more is raised.
     """
-    target, lock, done = threading.get_ident(), threading.Lock(), [False]
+    target, lock, left = threading.get_ident(), threading.Lock(), threading.Event()
 
-    def interrupt() -> None:
-        with lock:
-            if not done[0]:
+    def watch() -> None:
+        if left.wait(seconds):
+            return
+        while True:
+            with lock:
+                if left.is_set():
+                    return
                 ctypes.pythonapi.PyThreadState_SetAsyncExc(
                     ctypes.c_ulong(target), ctypes.py_object(StoryTimeout)
                 )
+            if left.wait(0.05):
+                return
 
-    timer = threading.Timer(seconds, interrupt)
-    timer.daemon = True
-    timer.start()
+    watcher = threading.Thread(target=watch, daemon=True, name="routes-story-time-limit")
+    watcher.start()
     try:
         yield
     finally:
         with lock:
-            done[0] = True
-        timer.cancel()
+            left.set()
+        watcher.join()
 
 
 def draft_partition(
