@@ -78,7 +78,9 @@ class Offline:
 
 
 @pytest.fixture(
-    scope="module", params=[(w, v) for w in ("aleppo", "osm", "corpus") for v in VIEWPORTS]
+    scope="module",
+    params=[(w, v) for w in ("aleppo", "osm", "corpus") for v in VIEWPORTS],
+    ids=lambda p: "-".join(p),
 )
 def view(request: pytest.FixtureRequest, pages: dict[str, Path], browser: Browser) -> Iterator[Any]:
     which, size = request.param
@@ -148,13 +150,18 @@ def test_no_label_covers_a_marker_or_another_label(view: Any) -> None:
             assert not _overlap(a, marker, -0.5), (a["text"], marker)
 
 
+def _only(which: str) -> pytest.MarkDecorator:
+    """The ``view`` fixture on one map only, at both viewports (the same module-scoped pages)."""
+    return pytest.mark.parametrize(
+        "view", [(which, v) for v in VIEWPORTS], indirect=True, ids=lambda p: "-".join(p)
+    )
+
+
 def _aleppo(view: Any) -> Any:
-    which, _size, opened = view
-    if which != "aleppo":
-        pytest.skip("the Aleppo map's own checks")
-    return opened
+    return view[2]
 
 
+@_only("aleppo")
 def test_the_proxy_mesh_starts_hidden(view: Any) -> None:
     opened = _aleppo(view)
     page = opened.page
@@ -163,6 +170,7 @@ def test_the_proxy_mesh_starts_hidden(view: Any) -> None:
     assert label.count() == 1 and not label.locator("input").is_checked()
 
 
+@_only("aleppo")
 def test_the_pockets_label_is_at_the_pocket(view: Any) -> None:
     """Inside the pocket's outline, touching it, or joined to it by a leader line."""
     opened = _aleppo(view)
@@ -179,6 +187,7 @@ def test_the_pockets_label_is_at_the_pocket(view: Any) -> None:
     assert touching or led, (label, pocket, layout["leaders"])
 
 
+@_only("aleppo")
 def test_each_corridor_label_is_on_its_line_nearer_its_destination(view: Any) -> None:
     opened = _aleppo(view)
     story = scenarios.load(str(ALEPPO))
@@ -196,6 +205,7 @@ def test_each_corridor_label_is_on_its_line_nearer_its_destination(view: Any) ->
         assert (cx - dx) ** 2 + (cy - dy) ** 2 < (cx - ox) ** 2 + (cy - oy) ** 2, label["text"]
 
 
+@_only("aleppo")
 def test_the_group_is_named_once_and_its_parts_when_zoomed_in(view: Any) -> None:
     opened = _aleppo(view)
     page = opened.page
@@ -225,6 +235,7 @@ _DAY = """() => {
 }"""
 
 
+@_only("aleppo")
 def test_the_time_bar_steps_one_day_a_click_and_the_key_follows(view: Any) -> None:
     opened = _aleppo(view)
     page = opened.page
@@ -251,6 +262,7 @@ def test_the_time_bar_steps_one_day_a_click_and_the_key_follows(view: Any) -> No
     page.evaluate("() => window.routesMap.routesShowDay(0)")
 
 
+@_only("aleppo")
 def test_a_corridor_popup_says_the_day_shown(view: Any) -> None:
     opened = _aleppo(view)
     page = opened.page
@@ -272,10 +284,9 @@ def test_a_corridor_popup_says_the_day_shown(view: Any) -> None:
     page.evaluate("() => window.routesMap.closePopup()")
 
 
+@_only("corpus")
 def test_the_corpus_map_names_places_and_tells_each_report(view: Any) -> None:
-    which, _size, opened = view
-    if which != "corpus":
-        pytest.skip("the corpus map's own checks")
+    _which, _size, opened = view
     page = opened.page
     texts = {b["text"] for b in page.evaluate(_LAYOUT)["labels"]}
     assert {"Mosul", "Erbil"} <= texts and len(texts) >= 4
