@@ -1,26 +1,78 @@
-"""What extraction finds: toponyms, rejections, figures, dates, movements, incidents."""
+"""The data types of extraction: the text's sentences and tokens, and what it finds in them.
+
+This module imports nothing of :mod:`routes.extract`, so every step can import it.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from routes.extract.gazetteer import Candidate
-
-if TYPE_CHECKING:
-    from routes.extract.text import Sentence
+from routes.places.index import IndexCandidate as Candidate
 
 __all__ = [
     "Attribution",
+    "Candidate",
     "DateMention",
     "Extraction",
     "FigureMention",
     "IncidentDraft",
     "MovementDraft",
     "Rejection",
+    "Sentence",
+    "Token",
     "Toponym",
 ]
+
+_CONTRACTION = re.compile(r"[A-Za-z]+['’](?:ll|re|ve|d|m|t|s)|[A-Za-z]+n['’]t")
+_ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff]")
+
+
+# --- The text -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence of the story: character offsets, end exclusive; ``index`` counts from 1."""
+
+    index: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word of the story, with its offsets, its sentence and whether it stands in quotes."""
+
+    text: str
+    start: int
+    end: int
+    sentence: int  # position of the sentence in the list (0-based)
+    quoted: bool
+
+    @property
+    def lower(self) -> str:
+        return self.text.lower()
+
+    @property
+    def is_word(self) -> bool:
+        return self.text[0].isalpha() or self.text[0] in "'’"
+
+    @property
+    def is_namey(self) -> bool:
+        c = self.text[0]
+        if "'" in self.text or "’" in self.text:
+            if c in "dl" and self.text[1:2] in {"'", "’"} and self.text[2:3].isupper():
+                return True  # "d'Ivoire", "l'Aquila": an elided article before a name
+            if _CONTRACTION.fullmatch(self.text) and not self.text.endswith(("'s", "’s")):
+                return False  # "I'll", "We're", "Don't": never "Ill." (Illinois)
+        return c.isupper() or bool(_ARABIC.match(c))
+
+    @property
+    def is_arabic(self) -> bool:
+        return bool(_ARABIC.match(self.text[0]))
 
 
 # --- What extraction finds -----------------------------------------------------------------

@@ -14,8 +14,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from routes.extract.findings import Rejection, Toponym
-from routes.extract.gazetteer import Candidate
+from routes.extract.findings import Candidate, Rejection, Toponym
 from routes.extract.lexicon import (
     ABBREVIATED_NAME,
     ARTICLES,

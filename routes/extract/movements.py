@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 from routes.distance import great_circle_km
 from routes.extract.findings import (
     Attribution,
+    Candidate,
     DateMention,
     FigureMention,
     IncidentDraft,
     MovementDraft,
     Toponym,
 )
-from routes.extract.gazetteer import Candidate
 from routes.extract.lexicon import (
     ARRIVE_VERBS,
     ATTACK_WORDS,

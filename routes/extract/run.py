@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -11,14 +10,13 @@ from routes.extract.findings import (
     Extraction,
     Rejection,
 )
-from routes.extract.gazetteer import default_extractor
 from routes.extract.movements import Movements
 from routes.extract.toponyms import Toponyms
 
 if TYPE_CHECKING:
     pass
 
-__all__ = ["Run", "extract"]
+__all__ = ["Run"]
 
 
 class Run(Toponyms, Figures, Movements):
@@ -71,10 +69,3 @@ def _unique_rejections(items: Iterable[Rejection]) -> list[Rejection]:
     for r in items:
         seen.setdefault((r.start, r.end), r)
     return list(seen.values())
-
-
-def extract(
-    text: str, *, story_date: dt.date | None = None, publisher: str | None = None
-) -> Extraction:
-    """Toponyms, figures, dates, movements and incidents in ``text`` (default extractor)."""
-    return default_extractor().extract(text, story_date=story_date, publisher=publisher)

@@ -14,10 +14,10 @@ from collections.abc import Callable
 from routes.distance import great_circle_km
 from routes.extract.context import country_support, support
 from routes.extract.findings import (
+    Candidate,
     Rejection,
     Toponym,
 )
-from routes.extract.gazetteer import Candidate
 from routes.extract.mentions import Mention, Mentions
 from routes.extract.streets import place_streets
 from routes.places import base_confidences
