@@ -44,6 +44,8 @@ __all__ = [
     "Story",
     "Tally",
     "Toponym",
+    "Unresolved",
+    "Vehicles",
     "dump",
     "load",
     "load_gazetteer",
@@ -264,17 +266,51 @@ class Toponym(_Record):
 
 
 class Movement(_Record):
-    """A movement the story reports without stating where it starts or ends: not routed (drafts)."""
+    """A movement the story reports without stating where it starts or ends: not routed (drafts).
+
+    Its ends are place ids, or ids in ``unresolved`` for names no gazetteer has.
+    """
 
     id: str
     name: str
     origins: list[str] = []
+    waypoints: list[str] = []
     destinations: list[str] = []
     date: dt.date | None = None
     who: str | None = None
     note: str | None = None
     evidence: list[Span] = []
     figures: list[Figure] = []
+
+
+class Vehicles(_Record):
+    """Vehicles that moved no one (drafts): empty ones going in to fetch people, or aid.
+
+    Kept for the review and the map's key, never routed as a corridor: "buses were sent to
+    Sumy" is the buses' way in; the people's way out of Sumy runs the other way.
+    """
+
+    id: str
+    name: str
+    what: Literal["empty", "aid"]
+    origins: list[str] = []
+    destinations: list[str] = []
+    date: dt.date | None = None
+    note: str | None = None
+    evidence: list[Span] = []
+    figures: list[Figure] = []
+
+
+class Unresolved(_Record):
+    """A place the story names that no gazetteer has (a camp, a crossing, a hamlet): drafts.
+
+    It stays named, never placed at a namesake: a person adds it to ``places`` from a source.
+    """
+
+    id: str
+    name: str
+    evidence: list[Span] = []
+    note: str | None = None
 
 
 class Area(_Record):
@@ -324,6 +360,8 @@ class Scenario(_Record):
     areas: list[Area] = []
     toponyms: list[Toponym] = []  # drafts: every place mention in the story
     movements: list[Movement] = []  # drafts: movements with an end not stated
+    vehicles: list[Vehicles] = []  # drafts: empty vehicles going in, aid convoys
+    unresolved: list[Unresolved] = []  # drafts: named ends no gazetteer has
     review: list[str] = []  # drafts: what a person should check
 
     @property
@@ -482,7 +520,9 @@ def _reference_problems(scenario: Scenario) -> list[str]:
     places = {p.id for p in scenario.places}
     sources = {s.id for s in scenario.sources}
     corridors = {c.id for c in scenario.corridors}
-    for section in ("sources", "places", "corridors", "incidents", "areas", "movements"):
+    ends = places | {u.id for u in scenario.unresolved}
+    sections = ("sources", "places", "corridors", "incidents", "areas", "movements", "vehicles")
+    for section in (*sections, "unresolved"):
         counts = Counter(record.id for record in getattr(scenario, section))
         problems += [f"{section} id {i!r}: used {n} times" for i, n in counts.items() if n > 1]
     counts = Counter(f.id for f in _all_figures(scenario) if f.id is not None)
@@ -521,10 +561,12 @@ def _reference_problems(scenario: Scenario) -> list[str]:
         problems += _date_problems(record, inc.date, inc.end, [])
     for i, t in enumerate(scenario.toponyms):
         check(f"toponyms[{i}] ({t.text})", "place", t.place, places, "place")
-    for i, mv in enumerate(scenario.movements):
-        record = f"movements[{i}] (id: {mv.id})"
-        for j, place_id in enumerate([*mv.origins, *mv.destinations]):
-            check(record, f"origins/destinations.{j}", place_id, places, "place")
+    moves: list[Movement | Vehicles] = [*scenario.movements, *scenario.vehicles]
+    for mv in moves:
+        record = f"{'vehicles' if isinstance(mv, Vehicles) else 'movements'} (id: {mv.id})"
+        stops = [*mv.origins, *getattr(mv, "waypoints", []), *mv.destinations]
+        for j, place_id in enumerate(stops):
+            check(record, f"origins/waypoints/destinations.{j}", place_id, ends, "place")
         for j, f in enumerate(mv.figures):
             check(record, f"figures.{j}.source", f.source, sources, "source")
     for i, a in enumerate(scenario.areas):
@@ -556,10 +598,11 @@ def _degenerate_problems(scenario: Scenario) -> list[str]:
 
 
 def _all_figures(scenario: Scenario) -> list[Figure]:
-    records: list[Corridor | Incident | Movement] = [
+    records: list[Corridor | Incident | Movement | Vehicles] = [
         *scenario.corridors,
         *scenario.incidents,
         *scenario.movements,
+        *scenario.vehicles,
     ]
     return [f for r in records for f in r.figures]
 

@@ -15,6 +15,7 @@ from routes.places.index import IndexCandidate as Candidate
 __all__ = [
     "Attribution",
     "Candidate",
+    "Claim",
     "DateMention",
     "Extraction",
     "FigureMention",
@@ -24,6 +25,8 @@ __all__ = [
     "Sentence",
     "Token",
     "Toponym",
+    "Unresolved",
+    "VehicleDraft",
 ]
 
 _CONTRACTION = re.compile(r"[A-Za-z]+['’](?:ll|re|ve|d|m|t|s)|[A-Za-z]+n['’]t")
@@ -168,9 +171,10 @@ class DateMention:
 class MovementDraft:
     """People moved from origins to destinations, with the sentences that say so."""
 
-    origins: list[str]  # candidate refs
+    origins: list[str]  # candidate refs, or "unresolved:<key>" for a name no gazetteer has
     destinations: list[str]
     sentences: list[int] = field(default_factory=list)  # 1-based
+    via: list[str] = field(default_factory=list)  # stops on the way, in order
     figures: list[FigureMention] = field(default_factory=list)
     date: dt.date | None = None
     date_note: str | None = None
@@ -181,6 +185,50 @@ class MovementDraft:
     @property
     def complete(self) -> bool:
         return bool(self.origins and self.destinations)
+
+
+@dataclass
+class VehicleDraft:
+    """Vehicles that moved no one: empty buses going in to fetch people, or an aid convoy."""
+
+    what: str  # "empty" (going in to fetch people) or "aid"
+    origins: list[str]
+    destinations: list[str]
+    sentences: list[int]  # 1-based
+    figures: list[FigureMention] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    """A place the story names as a movement's end that no gazetteer has (a camp, a hamlet)."""
+
+    ref: str  # "unresolved:<normalized name>"
+    name: str
+    start: int
+    end: int
+    sentence: int  # 1-based
+
+
+@dataclass
+class Claim:
+    """One clause's movement, as the grammar reads it: ends by role, who moves, what may fill in.
+
+    ``mover`` is "people", "vehicles" (that say nothing of carrying anyone), "aid" or "" (no
+    one named). ``inbound``: vehicles sent toward the people they are to fetch. ``continues``:
+    the clause's missing origin may be the story's main origin (not for returns, not without
+    people). ``chained``: its origin is where the clause before it ended ("and then into Iraq").
+    ``stated``: its origins are its own words' ("from X"), not a stand-in ("Venezuelans").
+    """
+
+    sentence: int  # 0-based
+    origins: list[str]
+    destinations: list[str]
+    via: list[str] = field(default_factory=list)
+    mover: str = ""
+    inbound: bool = False
+    continues: bool = True
+    chained: bool = False
+    stated: bool = True  # its origins come from its own words, not a stand-in
 
 
 @dataclass
@@ -217,6 +265,10 @@ class Extraction:
     typed: list[Toponym] = field(default_factory=list)
     #: The full date in the text ``story_date`` was taken from, when none was given.
     dated_by: DateMention | None = None
+    #: Vehicles that moved no one (empty ones going in, aid convoys): never corridors.
+    vehicles: list[VehicleDraft] = field(default_factory=list)
+    #: Movement ends no gazetteer has, by ref: kept named, never placed.
+    unresolved: dict[str, Unresolved] = field(default_factory=dict)
 
     def all_toponyms(self) -> list[Toponym]:
         """Literal and typed toponyms together, in text order."""
