@@ -229,6 +229,7 @@ class Claim:
     continues: bool = True
     chained: bool = False
     stated: bool = True  # its origins come from its own words, not a stand-in
+    parts: list[str] = field(default_factory=list)  # origins named as a part ("southern Mexico")
 
 
 @dataclass

@@ -92,6 +92,27 @@ __all__ = ["Grammar", "Name"]
 REACH = 14
 #: Punctuation that ends a phrase: a role never crosses it.
 _BREAK = re.compile(r"[;:()\"“”]|--|—|–")
+#: Nouns after a vehicle's that make it a business, not a vehicle ("a bus company").
+VEHICLE_BUSINESS = frozenset(
+    [
+        "company",
+        "companies",
+        "driver",
+        "drivers",
+        "station",
+        "stations",
+        "terminal",
+        "terminals",
+        "operator",
+        "operators",
+        "stop",
+        "stops",
+        "depot",
+        "depots",
+        "service",
+        "services",
+    ]
+)
 #: Compass words: "south of Mosul" locates, "to the south of Syria" goes.
 COMPASS = frozenset(["north", "south", "east", "west"])
 #: The words that list places: "A, B and C", "A or B".
@@ -161,10 +182,9 @@ class Grammar(Document):
             k = last + 1
         out: list[tuple[int, int]] = []
         for first, last in reversed(runs):
-            words = {toks[x].lower for x in range(first, last + 1)}
             marked = self._marked_as_place(first, last)
             listed = bool(out) and self._listed_before(last, out[-1][0])
-            if marked == "head" or listed or (marked and not words & self.persons):
+            if marked or listed:
                 out.append((first, last))
         return out[::-1]
 
@@ -270,13 +290,7 @@ class Grammar(Document):
             clauses = self._clauses(si)
             if not any(self._motion(k) for c in clauses for k in c):
                 continue
-            said = attributions.get(si)
-            here = {  # "the manager of Aleppo's al-Quds hospital" says who, not where
-                k: n
-                for k, n in names.items()
-                if self.toks[k].sentence == si
-                and not (said and said.start <= self.toks[n.first].start < said.end)
-            }
+            here = {k: n for k, n in names.items() if self.toks[k].sentence == si}
             for k in (k for c in clauses for k in c):
                 group = self._anaphor(k, groups, last)
                 if group is not None:
@@ -302,20 +316,28 @@ class Grammar(Document):
         previous: Claim | None,
     ) -> list[Claim]:
         roles = self._roles(clause, names)
-        if not roles:
-            return []
         verb = next((k for k in clause if self._motion(k)), clause[-1])
         group = [r for k in clause if k < verb for r in self._groups.get(k, [])]
+        if not roles:  # "Nearly 130,000 Venezuelans crossed the border"
+            return [Claim(si, group[:1], [], mover="people")] if group else []
         mover, inbound = self._mover(clause, si, figures)
         if not mover and previous is not None:
             mover, inbound = previous.mover, previous.inbound
         returning = any(self._returning(k) for k in clause)
         chained = self.toks[clause[0]].lower == "then" and previous is not None
         legs = _legs(roles, [*frame, *group[:1]], previous if chained else None)
+        parts = [
+            r for role, refs, k in roles if role == "origin" and self._part(k, names) for r in refs
+        ]
         return [
-            Claim(si, origins, dests, via, mover, inbound, not returning, chained, stated)
+            Claim(si, origins, dests, via, mover, inbound, not returning, chained, stated, parts)
             for origins, dests, via, stated in legs
         ]
+
+    def _part(self, k: int, names: dict[int, Name]) -> bool:
+        """ "southern Mexico", "northwest Syria": a part of a country, not the whole."""
+        prev = self._prev_word(k)
+        return names[k].feature == "country" and prev is not None and prev.lower in DIRECTIONS
 
     def _returning(self, k: int) -> bool:
         t, nxt = self.toks[k], self._next(k)
@@ -512,8 +534,6 @@ class Grammar(Document):
         kinds = {self._kind(k) for k in rest}
         if "vehicles" in kinds and "people" not in kinds:
             return ("aid", False) if "aid" in kinds else ("vehicles", sending)
-        if "aid" in kinds and "people" not in kinds:
-            return "aid", False
         if any(f.sentence == si + 1 and f.kind == "people" for f in figures):
             return "people", False
         if any(w in MOVEMENT_NOUNS or w in EVACUATION_NOUNS for w in words):
@@ -524,11 +544,15 @@ class Grammar(Document):
         t = self.toks[k]
         low = t.lower
         if low in VEHICLE_NOUNS:
-            return "vehicles"
+            nxt = self._next(k)
+            return "" if nxt is not None and nxt.lower in VEHICLE_BUSINESS else "vehicles"
         if low in AID_NOUNS:
             return "aid"
         if low in MOVER_NOUNS or (low in MOVER_PRONOUNS and not t.quoted):
             return "" if self._fetched(k) else "people"
+        if low == "group":  # "the group, which was trudging", not "the Islamic State group"
+            prev = self._prev_word(k)
+            return "people" if prev is not None and not prev.is_namey else ""
         if t.text[:1].isupper() and low.endswith("s") and low[:-1] in DEMONYMS:
             return "people"  # Venezuelans, Ukrainians
         return ""

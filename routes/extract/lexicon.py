@@ -588,7 +588,8 @@ MOTION_WORDS = frozenset(
         walked walking marched marching streaming streamed poured pouring straggled limped
         trudging trudged departed depart departing relocated relocating moved moving
         sought seeking seek refuge sanctuary housed sheltered settled resettled continue continued
-        continuing corridor corridors evacuation evacuations exodus influx move
+        continuing corridor corridors evacuation evacuations exodus influx move come comes came
+        coming
         """
     )
 )

@@ -127,6 +127,8 @@ class Movements(Grammar):
             inherited = bool(dests and not origins and main_origin and c.continues)
             if inherited and main_origin is not None:
                 origins = [main_origin]
+            refined = [o for o in c.parts if _refines(o, main_origin, places)]
+            origins = unique(o if o not in refined else str(main_origin) for o in origins)
             legs = [(a, b) for b in dests for a in origins if _a_movement(a, b, places)]
             if not legs:
                 if origins or dests:  # with its legs inside their ends, only its origins stay
@@ -143,6 +145,11 @@ class Movements(Grammar):
                         f"origin not stated in sentence {si + 1}: taken to be the story's "
                         f"main origin (sentence {origin_sentence.get(start, si + 1)}), as the "
                         "sentence goes on with its movement"
+                    )
+                if refined and start == main_origin:
+                    corridor.notes.append(
+                        f"sentence {si + 1} names a part of {places[refined[0]].name} as the "
+                        "origin: taken to be the story's main origin, which lies in it"
                     )
                 if c.chained:
                     corridor.notes.append(
@@ -271,15 +278,20 @@ def _main_origin(
     """The origin people leave most often (then mentioned most, then first); a town before
     the country or province it lies in."""
     counts = Counter(t.place.ref for t in toponyms)
-    stated = [r for c in claims if c.mover == "people" for r in c.origins if r in places]
-    stated = [r for c in claims if c.stated for r in c.origins if r in stated] or stated
+    every = [r for c in claims if c.mover == "people" for r in c.origins if r in places]
+    stated = [r for c in claims if c.stated for r in c.origins if r in every] or every
     ranked = sorted(unique(stated), key=lambda r: (-stated.count(r), -counts[r], stated.index(r)))
     for ref in ranked:
-        inside = [r for r in ranked if r != ref and _contains(places[ref], places[r])]
-        if not inside:
-            return ref
-        return inside[0]
+        inside = [r for r in unique(every) if r != ref and _contains(places[ref], places[r])]
+        return inside[0] if inside else ref
     return None
+
+
+def _refines(part: str, main_origin: str | None, places: dict[str, Candidate]) -> bool:
+    """The story's main origin lies in the country a clause names a part of."""
+    if main_origin is None or part not in places or main_origin not in places:
+        return False
+    return _contains(places[part], places[main_origin])
 
 
 def _contains(area: Candidate, place: Candidate) -> bool:
