@@ -230,6 +230,7 @@ class Claim:
     chained: bool = False
     stated: bool = True  # its origins come from its own words, not a stand-in
     parts: list[str] = field(default_factory=list)  # origins named as a part ("southern Mexico")
+    group: bool = False  # its origin is the country of its people ("Venezuelans crossed")
 
 
 @dataclass

@@ -113,6 +113,12 @@ VEHICLE_BUSINESS = frozenset(
         "services",
     ]
 )
+#: Object pronouns: people when a vehicle carries them ("buses taking them to Istanbul").
+OBJECT_PRONOUNS = frozenset(["them", "us", "him", "her"])
+#: First words that make a capitalised run a place's name ("Mount Sinjar", "Camp Bastion").
+PLACE_FIRST_WORDS = frozenset(
+    ["mount", "mt", "camp", "lake", "port", "fort", "wadi", "jabal", "jebel"]
+)
 #: Compass words: "south of Mosul" locates, "to the south of Syria" goes.
 COMPASS = frozenset(["north", "south", "east", "west"])
 #: The words that list places: "A, B and C", "A or B".
@@ -169,10 +175,12 @@ class Grammar(Document):
         return names
 
     def _unnamed_runs(self, names: dict[int, Name]) -> list[tuple[int, int]]:
-        """Capitalised runs no toponym covers that a place word or an end's words mark."""
+        """Capitalised runs no toponym covers that a place word or an end's words mark
+        (never in a headline's Title Case, where every word is capitalised)."""
         toks, runs, k = self.toks, [], 0
+        titles = self._title_case()
         while k < len(toks):
-            if k in names or not self._could_name(k):
+            if k in names or toks[k].sentence in titles or not self._could_name(k):
                 k += 1
                 continue
             last = k
@@ -187,6 +195,16 @@ class Grammar(Document):
             if marked or listed:
                 out.append((first, last))
         return out[::-1]
+
+    def _title_case(self) -> set[int]:
+        """Sentences in Title Case: most of their words (of four letters or more) capitalised."""
+        long = [t for t in self.toks if t.is_word and len(t.text) >= 4]
+        out: set[int] = set()
+        for si in {t.sentence for t in long}:
+            words = [t for t in long if t.sentence == si]
+            if sum(t.text[0].isupper() for t in words) > 0.6 * len(words):
+                out.add(si)
+        return out
 
     def _run_goes_on(self, last: int, names: dict[int, Name]) -> int | None:
         """The next token of a capitalised run ("Deir al-Balah", "Ein Issa"), or None."""
@@ -228,6 +246,8 @@ class Grammar(Document):
             prev = self._prev_word(first, 1)  # "al-Mawasi"
             first -= 1
         if nxt is not None and nxt.lower in UNRESOLVED_HEADS:
+            return "head"
+        if self.toks[first].lower in PLACE_FIRST_WORDS and last > first:
             return "head"
         if prev is None:
             return ""
@@ -319,7 +339,7 @@ class Grammar(Document):
         verb = next((k for k in clause if self._motion(k)), clause[-1])
         group = [r for k in clause if k < verb for r in self._groups.get(k, [])]
         if not roles:  # "Nearly 130,000 Venezuelans crossed the border"
-            return [Claim(si, group[:1], [], mover="people")] if group else []
+            return [Claim(si, group[:1], [], mover="people", group=True)] if group else []
         mover, inbound = self._mover(clause, si, figures)
         if not mover and previous is not None:
             mover, inbound = previous.mover, previous.inbound
@@ -516,11 +536,12 @@ class Grammar(Document):
         subject, rest = clause[:verb], clause[verb:]
         words = [toks[k].lower for k in clause]
         sending = any(w in SEND_VERBS for w in words) or self._fetching(clause)
+        convoy = any(toks[k].lower in VEHICLE_NOUNS for k in clause)
         for n, k in enumerate(subject):
             kind = self._kind(k)
             if kind == "people":
                 return "people", False
-            if kind == "aid":
+            if kind == "aid" and convoy:
                 return "aid", False
             if kind == "vehicles":
                 carried = [self._kind(x) for x in subject[n + 1 :] if self._carried(x)]
@@ -548,7 +569,8 @@ class Grammar(Document):
             return "" if nxt is not None and nxt.lower in VEHICLE_BUSINESS else "vehicles"
         if low in AID_NOUNS:
             return "aid"
-        if low in MOVER_NOUNS or (low in MOVER_PRONOUNS and not t.quoted):
+        carried = low in OBJECT_PRONOUNS and self._carried(k)  # "buses taking them"
+        if low in MOVER_NOUNS or carried or (low in MOVER_PRONOUNS and not t.quoted):
             return "" if self._fetched(k) else "people"
         if low == "group":  # "the group, which was trudging", not "the Islamic State group"
             prev = self._prev_word(k)

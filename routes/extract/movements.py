@@ -276,14 +276,16 @@ def _main_origin(
     toponyms: list[Toponym], claims: list[Claim], places: dict[str, Candidate]
 ) -> str | None:
     """The origin people leave most often (then mentioned most, then first); a town before
-    the country or province it lies in."""
+    the country or province it lies in, unless only its people's name ("Venezuelans") made
+    the country an origin."""
     counts = Counter(t.place.ref for t in toponyms)
     every = [r for c in claims if c.mover == "people" for r in c.origins if r in places]
     stated = [r for c in claims if c.stated for r in c.origins if r in every] or every
     ranked = sorted(unique(stated), key=lambda r: (-stated.count(r), -counts[r], stated.index(r)))
+    named = {r for c in claims if not c.group for r in c.origins}  # not only "Venezuelans"
     for ref in ranked:
         inside = [r for r in unique(every) if r != ref and _contains(places[ref], places[r])]
-        return inside[0] if inside else ref
+        return inside[0] if inside and ref in named else ref
     return None
 
 
