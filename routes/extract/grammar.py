@@ -555,6 +555,8 @@ class Grammar(Document):
         kinds = {self._kind(k) for k in rest}
         if "vehicles" in kinds and "people" not in kinds:
             return ("aid", False) if "aid" in kinds else ("vehicles", sending)
+        if "people" in kinds:
+            return "people", False
         if any(f.sentence == si + 1 and f.kind == "people" for f in figures):
             return "people", False
         if any(w in MOVEMENT_NOUNS or w in EVACUATION_NOUNS for w in words):

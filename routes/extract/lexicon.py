@@ -488,7 +488,7 @@ MOVER_NOUNS = frozenset(
         passengers pilgrims population crowd crowds caravan thousands hundreds dozens tens
         millions many asylum seekers citizens nationals foreigners relatives mother father wife
         husband daughter daughters son sons sister brother nephews nieces household households
-        others rest majority
+        others rest majority most
         """
     )
 )

@@ -200,12 +200,13 @@ class Movements(Grammar):
         primary: MovementDraft | None,
         claims: list[Claim],
     ) -> None:
-        """Figures of people in sentences that name no place go to the story's main movement."""
+        """Figures of sentences that name no place go to the story's main movement (not those
+        of aid convoys or of vehicles sent in)."""
         for si in generic:
             figs = [f for f in figures if f.sentence == si + 1]
-            mover, _inbound = self._mover(self._words_of(si), si, figures)
-            if not figs or mover != "people":
-                continue
+            mover, inbound = self._mover(self._words_of(si), si, figures)
+            if not figs or mover in {"", "aid"} or inbound:
+                continue  # the evacuations' convoy of 20 buses, not aid nor buses sent in
             if primary is None:
                 self.review += [
                     f"figure '{f.value} {f.kind}' (sentence {f.sentence}) belongs to no movement"
