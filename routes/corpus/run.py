@@ -24,6 +24,7 @@ from routes._io import inside
 from routes.corpus import cache as cache_files
 from routes.corpus import flows as flow_tables
 from routes.corpus.cache import Index
+from routes.corpus.page import write_map
 from routes.corpus.stories import PARTITION_CHARS, Corpus, Entry, code_key, partitions, scan_stories
 from routes.errors import UsageError
 
@@ -110,7 +111,8 @@ def run_corpus(
     merged = flow_tables.merge_contributions(cache_files.contributions(index))
     report.flows = len(merged)
     stories_file = cache_files.write_stories(index, hashes, inside(folder, "stories.jsonl"))
-    report.paths = [stories_file, *flow_tables.write_outputs(folder, merged)]
+    tables = flow_tables.write_outputs(folder, merged)
+    report.paths = [stories_file, *tables, write_map(folder, merged)]
     report.seconds = time.perf_counter() - started
     return report
 

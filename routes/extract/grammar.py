@@ -197,12 +197,13 @@ class Grammar(Document):
         return out[::-1]
 
     def _title_case(self) -> set[int]:
-        """Sentences in Title Case: most of their words (of four letters or more) capitalised."""
+        """Sentences in Title Case: three in four of their words of four letters or more (and
+        five such words at least) capitalised."""
         long = [t for t in self.toks if t.is_word and len(t.text) >= 4]
         out: set[int] = set()
         for si in {t.sentence for t in long}:
             words = [t for t in long if t.sentence == si]
-            if sum(t.text[0].isupper() for t in words) > 0.6 * len(words):
+            if len(words) >= 5 and sum(t.text[0].isupper() for t in words) > 0.75 * len(words):
                 out.add(si)
         return out
 
@@ -597,6 +598,13 @@ class Grammar(Document):
                 return before is not None and before.lower in {"to", "for"}
         return False
 
+    def _purpose(self, k: int) -> bool:
+        """ "to evacuate", "to fetch": what vehicles go in for, not whom they carry."""
+        prev = self._prev_word(k)
+        return (
+            self.toks[k].lower in FETCH_VERBS and prev is not None and prev.lower in {"to", "for"}
+        )
+
     def _fetching(self, clause: list[int]) -> bool:
         words = [self.toks[k].lower for k in clause]
         pairs = set(itertools.pairwise(words))
@@ -606,7 +614,7 @@ class Grammar(Document):
         """People right after a verb that moves its object ("transport rebels", "bused them")."""
         toks = self.toks
         for n, k in enumerate(rest):
-            if toks[k].lower in MOVE_OBJECT_VERBS:
+            if toks[k].lower in MOVE_OBJECT_VERBS and not self._purpose(k):
                 ahead = rest[n + 1 : n + 5]
                 if any(toks[x].lower in MOVER_NOUNS | {"them", "us", "him", "her"} for x in ahead):
                     return True

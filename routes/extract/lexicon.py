@@ -589,7 +589,7 @@ MOTION_WORDS = frozenset(
         trudging trudged departed depart departing relocated relocating moved moving
         sought seeking seek refuge sanctuary housed sheltered settled resettled continue continued
         continuing corridor corridors evacuation evacuations exodus influx move come comes came
-        coming
+        coming board boarded boarding
         """
     )
 )
@@ -622,7 +622,7 @@ FOR_VERBS = frozenset(
     _words(
         """
         bound headed heading head heads left leave leaving departed depart set make made making
-        making sailed boarded
+        sailed boarded fled flee flees fleeing
         """
     )
 )

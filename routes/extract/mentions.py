@@ -62,6 +62,11 @@ class Mention:
     certain: bool = False  # a place whatever the context ("W.Va.")
 
 
+#: A town this large owns the place after its "'s" ("Aleppo's al-Quds district"); a
+#: smaller name before "'s" is a person's or a business's ("Knucklehead's Bar").
+PLACE_OWNER_POPULATION = 50_000
+
+
 class Mentions(Document):
     """Step 1: runs of name-like words, looked up, accepted or rejected."""
 
@@ -521,7 +526,7 @@ class Mentions(Document):
         for m in mentions:
             surface = self.text[m.start : m.end]
             cue = self._locative_cue(m)
-            person = self._person(m, people, persons)
+            person = self._person(m, people, persons) or self._establishment(m)
             if person:
                 self.rejected.append(Rejection(m.start, m.end, surface, person))
                 continue
@@ -582,6 +587,26 @@ class Mentions(Document):
             and word.istitle()
         )
 
+    def _establishment(self, m: Mention) -> str | None:
+        """ "Knucklehead's Bar", "Cox's Mill": a name after a person's or a business's "'s"."""
+        prev = self._prev_word(m.first)
+        owner = self._prev_word(m.first, 1)
+        if prev is None or prev.text not in {"'s", "’s"} or owner is None or not owner.is_namey:
+            return None
+        if m.type != "literal" or any(c.kind in {"country", "curated"} for c in m.candidates):
+            return None
+        if self._is_place_name(owner.text):
+            return None  # "Ukraine's Mariupol", "Syria's Idlib"
+        return f"named as part of {owner.text}'s: an establishment, not a place"
+
+    def _is_place_name(self, text: str) -> bool:
+        """A country, curated place, region or large town has this name ("Ukraine's Mariupol")."""
+        key = normalize(text)
+        return any(
+            c.kind in {"country", "curated", "region"} or c.population >= PLACE_OWNER_POPULATION
+            for c in self.x.lookup([key]).get(key, [])
+        )
+
     def _not_a_place(self, m: Mention, persons: set[str]) -> str | None:
         nxt = self._next(m.last)
         if self._speaker(m):
@@ -606,12 +631,6 @@ class Mentions(Document):
         ):
             # "the Webster was", "the Duma would", "the Act,": a thing named after a town
             return "after 'the' with no noun after it: a thing named after a town"
-        if prev is not None and prev.text in {"'s", "’s"}:
-            owner = self._prev_word(m.first, 1)
-            if owner is not None and owner.is_namey:
-                weak = [c for c in m.candidates if c.kind == "geonames"]
-                if weak and len(weak) == len(m.candidates):
-                    return f"named as part of {owner.text}: a building or district, not a town"
         if (
             m.first == m.last
             and self.toks[m.first].text.lower() in self.lower_words

@@ -1,0 +1,215 @@
+"""The movement grammar: from where to where, in the stated direction, moving people.
+
+Each sentence here is our own short example of one shape of English news grammar (examples,
+not evidence: accuracy is measured on real stories in ``test_movements_dev.py``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from routes import scenario
+from routes.extract import Extraction, draft_scenario, extract
+
+DAY = dt.date(2022, 3, 31)
+
+
+def _legs(found: Extraction) -> set[tuple[str, str]]:
+    """(origin, destination) names of the movements with both ends placed."""
+    places = found.places()
+    return {
+        (places[o].name, places[d].name)
+        for m in found.movements
+        for o in m.origins
+        for d in m.destinations
+        if o in places and d in places
+    }
+
+
+def _draft(text: str) -> dict[str, Any]:
+    return draft_scenario(text, story_date=DAY).model_dump()
+
+
+# --- Each shape of the grammar ---------------------------------------------------------------
+
+SHAPES = [
+    ("About 400 civilians were evacuated from Sumy to Poltava on Tuesday.", {("Sumy", "Poltava")}),
+    ("Hundreds of families left Kharkiv for Dnipro overnight.", {("Kharkiv", "Dnipro")}),
+    ("Thousands of residents fled Mosul to Erbil.", {("Mosul", "Erbil")}),
+    (
+        "A group of 300 evacuees arrived in Zaporizhzhia from Berdiansk.",
+        {("Berdyansk", "Zaporizhzhya")},
+    ),
+    (
+        "Families from Sinjar sought refuge in the towns of Dohuk and Erbil.",
+        {("Sinjār", "Dihok"), ("Sinjār", "Erbil")},
+    ),
+    ("Residents of Homs were bused to Hama on Sunday.", {("Homs", "Hama")}),
+    ("The wounded were taken to Latakia from Idlib.", {("Idlib", "Latakia")}),
+    ("Residents of Marawi headed to Iligan.", {("Marawi City", "Iligan")}),
+    (
+        "A humanitarian corridor from Mariupol to Zaporizhzhia opened.",
+        {("Mariupol", "Zaporizhzhya")},
+    ),
+    ("About 500 refugees returned to Aleppo from Beirut.", {("Beirut", "Aleppo")}),
+    (
+        "Evacuees were taken from Kherson to Mykolaiv and Odesa.",
+        {("Kherson", "Mykolaiv"), ("Kherson", "Odesa")},
+    ),
+    (
+        "Tens of thousands of Yemenis fled their homes in and around Hodeidah to Sanaa.",
+        {("Al Ḩudaydah", "Sanaa")},
+    ),
+    ("Civilians fled ISIS rule in Raqqa to Tabqa.", {("Ar Raqqah", "Al-Tabqa")}),
+    ("On a beach in Beira, relatives boarded boats to Dondo.", {("Beira", "Dondo")}),
+]
+
+
+@pytest.mark.parametrize(("text", "legs"), SHAPES, ids=[s[0][:40] for s in SHAPES])
+def test_each_shape_reads_its_ends_in_the_stated_direction(
+    text: str, legs: set[tuple[str, str]]
+) -> None:
+    assert _legs(extract(text, story_date=DAY)) == legs
+
+
+def test_a_route_through_a_town_is_a_waypoint() -> None:
+    draft = _draft("About 400 civilians were evacuated from Sumy to Poltava via Lubny.")
+    [corridor] = draft["corridors"]
+    assert (corridor["origin"], corridor["waypoints"], corridor["destination"]) == (
+        "sumy",
+        ["lubny"],
+        "poltava",
+    )
+
+
+def test_a_crossing_into_a_country_goes_from_the_story_s_origin_and_says_so() -> None:
+    found = extract("Refugees fled Lviv on Monday. Many crossed into Poland.", story_date=DAY)
+    [move] = [m for m in found.movements if m.destinations]
+    places = found.places()
+    assert [places[o].name for o in move.origins] == ["Lviv"]
+    assert [places[d].name for d in move.destinations] == ["Poland"]
+    assert any("main origin" in note for note in move.notes)
+
+
+def test_a_sentence_keeps_its_own_origin() -> None:
+    found = extract("Civilians fled Aleppo on Monday. Others fled Homs to Hama.", story_date=DAY)
+    assert _legs(found) == {("Homs", "Hama")}
+
+
+def test_a_return_never_takes_the_story_s_origin() -> None:
+    found = extract("Residents fled Raqqa on Monday. Some returned to Tabqa.", story_date=DAY)
+    assert _legs(found) == set()
+
+
+def test_then_goes_on_from_where_the_clause_before_ended() -> None:
+    text = "Thousands trekked from Sinjar into Syria, and then looped back into Iraq."
+    legs = _legs(extract(text, story_date=DAY))
+    assert ("Syria", "Iraq") in legs and ("Iraq", "Syria") not in legs
+
+
+def test_continue_goes_on_from_where_people_stay() -> None:
+    text = "Civilians were evacuated from Sumy. They can stay in Poltava or continue to Lviv."
+    assert ("Poltava", "Lviv") in _legs(extract(text, story_date=DAY))
+
+
+def test_a_range_of_places_is_not_a_journey() -> None:
+    text = "Hundreds leave Antakya daily. Buses take them all over Turkey, from Izmir to Ankara."
+    legs = _legs(extract(text, story_date=DAY))
+    assert ("İzmir", "Ankara") not in legs
+    assert {("Antakya", "İzmir"), ("Antakya", "Ankara")} <= legs
+
+
+def test_a_part_of_a_country_is_the_town_the_story_leaves() -> None:
+    text = (
+        "About 2,000 migrants departed from Tapachula on Saturday. The caravan set out from "
+        "southern Mexico in the hope of reaching Tijuana."
+    )
+    assert ("Tapachula", "Tijuana") in _legs(extract(text, story_date=DAY))
+
+
+# --- Vehicles going in are not people ---------------------------------------------------------
+
+
+def test_the_mariupol_corridor_runs_out_of_mariupol_and_the_buses_are_vehicles() -> None:
+    text = (
+        "Officials said a humanitarian corridor would open from Mariupol to Zaporizhzhia, via "
+        "the port city of Berdiansk, on Friday. Forty-five buses were sent to Mariupol."
+    )
+    draft = _draft(text)
+    [corridor] = draft["corridors"]
+    assert (corridor["origin"], corridor["waypoints"], corridor["destination"]) == (
+        "mariupol",
+        ["berdyansk"],
+        "zaporizhzhya",
+    )
+    assert not [f for f in corridor["figures"] if f["kind"] == "buses"]
+    [buses] = draft["vehicles"]
+    assert (buses["what"], buses["destinations"]) == ("empty", ["mariupol"])
+    assert [(f["kind"], f["value"]) for f in buses["figures"]] == [("buses", 45)]
+    assert any(item.startswith("vehicles ") for item in draft["review"])
+    scenario.validate(draft)
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "target"),
+    [
+        ("Thirty-five buses were sent to Sumy for the evacuation.", "empty", "sumy"),
+        ("A convoy of 40 trucks headed toward Idlib to evacuate civilians.", "empty", "idlib"),
+        ("Aid trucks arrived in Madaya from Damascus on Friday.", "aid", "madaya"),
+    ],
+)
+def test_vehicles_going_in_or_carrying_aid_move_no_one(text: str, what: str, target: str) -> None:
+    draft = _draft(text)
+    assert draft["corridors"] == []
+    assert not [m for m in draft["movements"] if target in m["destinations"]]
+    [vehicles] = draft["vehicles"]
+    assert (vehicles["what"], vehicles["destinations"]) == (what, [target])
+
+
+def test_people_move_out_of_where_empty_buses_went() -> None:
+    draft = _draft("Twenty buses were sent from Poltava to Sumy to evacuate civilians.")
+    pairs = {(c["origin"], c["destination"]) for c in draft["corridors"]}
+    assert pairs == {("sumy", "poltava")}
+    assert draft["vehicles"][0]["origins"] == ["poltava"]
+
+
+def test_buses_that_carry_people_are_a_movement_of_people() -> None:
+    found = extract("Buses carrying residents of Mariupol arrived in Zaporizhzhia.", story_date=DAY)
+    assert _legs(found) == {("Mariupol", "Zaporizhzhya")} and not found.vehicles
+
+
+# --- A flow needs people ----------------------------------------------------------------------
+
+
+def test_a_place_in_an_establishment_s_name_is_no_place_and_police_are_no_flow() -> None:
+    found = extract("His officers were called to Knucklehead's Bar on Friday.", story_date=DAY)
+    assert not [t for t in found.toponyms if t.text == "Bar"]
+    assert any(r.text == "Bar" and "establishment" in r.reason for r in found.rejected)
+    assert found.movements == []
+
+
+def test_a_place_before_s_still_locates_the_next_one() -> None:
+    found = extract("Residents fled Ukraine's Mariupol for Zaporizhzhia.", story_date=DAY)
+    assert _legs(found) == {("Mariupol", "Zaporizhzhya")}
+
+
+def test_without_a_moved_subject_there_is_no_movement() -> None:
+    assert extract("The talks moved from Geneva to Vienna.", story_date=DAY).movements == []
+
+
+# --- Unresolved ends stay named ---------------------------------------------------------------
+
+
+def test_a_camp_no_gazetteer_has_stays_named_and_its_movement_open() -> None:
+    draft = _draft("Civilians fled Raqqa to the Ein Issa camp on Monday.")
+    assert draft["corridors"] == []
+    [unknown] = draft["unresolved"]
+    assert unknown["name"] == "Ein Issa"
+    [move] = draft["movements"]
+    assert move["origins"] == ["raqqah"] and move["destinations"] == [unknown["id"]]
+    assert any("unresolved place 'Ein Issa'" in item for item in draft["review"])
+    text = "Civilians fled Raqqa to the Ein Issa camp on Monday."
+    assert text[unknown["evidence"][0]["start"] : unknown["evidence"][0]["end"]] == "Ein Issa"

