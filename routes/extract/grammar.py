@@ -594,15 +594,18 @@ class Grammar(Document):
         for s in range(4):
             t = self._prev_word(k, s)
             if t is not None and t.lower in FETCH_VERBS:
-                before = self._prev_word(k, s + 1)
-                return before is not None and before.lower in {"to", "for"}
+                return self._purpose(k - 1 - s)
         return False
 
     def _purpose(self, k: int) -> bool:
-        """ "to evacuate", "to fetch": what vehicles go in for, not whom they carry."""
+        """ "to evacuate civilians", "to fetch them": what vehicles go in for; but "to transport
+        rebels to Idlib" says where the vehicles carry them."""
         prev = self._prev_word(k)
-        return (
-            self.toks[k].lower in FETCH_VERBS and prev is not None and prev.lower in {"to", "for"}
+        if self.toks[k].lower not in FETCH_VERBS or prev is None or prev.lower not in {"to", "for"}:
+            return False
+        ahead = [self._next(k, s) for s in range(6)]
+        return not any(
+            t is not None and t.lower in {"to", "into", "toward", "towards"} for t in ahead
         )
 
     def _fetching(self, clause: list[int]) -> bool:

@@ -589,7 +589,8 @@ MOTION_WORDS = frozenset(
         trudging trudged departed depart departing relocated relocating moved moving
         sought seeking seek refuge sanctuary housed sheltered settled resettled continue continued
         continuing corridor corridors evacuation evacuations exodus influx move come comes came
-        coming board boarded boarding
+        coming board boarded boarding way flown flew fly flying airlifted airlift landed
+        landing sailed shipped
         """
     )
 )
@@ -598,7 +599,7 @@ REFUGE_WORDS = frozenset(
     _words(
         """
         arrived arrive arrives arriving settled sheltering resettled housed refuge shelter
-        sanctuary safety asylum staying
+        sanctuary safety asylum staying landed landing
         """
     )
 )
