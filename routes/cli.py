@@ -483,9 +483,8 @@ def geocode(
         geocoder = Geocoder.for_scenario(scenarios.load(scenario)) if scenario else Geocoder()
         for name in names:
             try:
-                found.append(
-                    {"status": "resolved", **geocoder.resolve(name, offline=offline).as_dict()}
-                )
+                match = geocoder.resolve(name, offline=offline)
+                found.append({"status": "resolved", **match.as_dict(), "kind": match.kind})
             except UnknownPlaceError as exc:
                 found.append({"status": "unknown", "query": name, "suggestions": exc.suggestions})
                 _say(f"error: {_one_line(exc)}", typer.colors.RED)
@@ -494,19 +493,13 @@ def geocode(
         typer.echo(json.dumps(found, ensure_ascii=False, indent=2))
     elif resolved:
         _table(
-            ["query", "matched", "lat", "lon", "source", "confidence"],
+            ["query", "matched", "country", "kind", "lat", "lon", "source", "confidence"],
             [
-                [
-                    r["query"],
-                    r["name"],
-                    f"{r['lat']:.5f}",
-                    f"{r['lon']:.5f}",
-                    r["source"],
-                    f"{r['confidence']:.2f}",
-                ]
+                [r["query"], r["name"], r["country"] or "", r["kind"], f"{r['lat']:.5f}",
+                 f"{r['lon']:.5f}", r["source"], f"{r['confidence']:.2f}" + _rival(r)]
                 for r in resolved
             ],
-        )
+        )  # fmt: skip
     if len(resolved) < len(found):
         raise typer.Exit(1)
 
@@ -746,6 +739,14 @@ def _records(frame: Any) -> list[dict[str, Any]]:
         frame.astype(object).where(frame.notna(), None).to_dict("records")
     )
     return records
+
+
+def _rival(row: dict[str, Any]) -> str:
+    """ ", or X (CC), N km away": the runner-up a geocoded name may as well mean."""
+    other = row.get("runner_up")
+    if not other:
+        return ""
+    return f", or {other['name']} ({other['country'] or other['level']}), {other['km']:,} km away"
 
 
 def _table(header: list[str], rows: list[list[str]]) -> None:

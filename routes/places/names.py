@@ -11,7 +11,17 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-__all__ = ["normalize", "normalize_all", "skeleton"]
+__all__ = ["AREA_WORDS", "area_named", "normalize", "normalize_all", "skeleton"]
+
+#: Words that mark a name as a region's, not its town's ("Homs province", "the Kherson
+#: region", "Khartoum state", "Idlib governorate", "the countryside of Hama").
+AREA_WORDS = frozenset(
+    [
+        *("province", "provinces", "governorate", "governorates", "region", "regions"),
+        *("oblast", "oblasts", "state", "states", "countryside", "district", "districts"),
+        *("wilayah", "wilaya", "raion", "rayon", "muhafazah"),
+    ]
+)
 
 _APOSTROPHE_CHARS = frozenset("'’‘ʼʻʿʾ`´′")
 _APOSTROPHES = re.compile(f"[{''.join(_APOSTROPHE_CHARS)}]")
@@ -82,6 +92,24 @@ def _key(words: list[str]) -> str:
             word = word[2:]  # Arabic article
         kept.append(word)
     return " ".join(kept)
+
+
+def area_named(name: str) -> str | None:
+    """The region's name in a name marked as a region's (:data:`AREA_WORDS`), else None.
+
+    Examples
+    --------
+    >>> area_named("Homs province"), area_named("the countryside of Hama"), area_named("Homs")
+    ('Homs', 'Hama', None)
+    """
+    words = name.split()
+    if words[:1] and words[0].casefold() == "the":
+        words = words[1:]
+    if len(words) >= 2 and words[-1].casefold() in AREA_WORDS:
+        return " ".join(words[:-1])
+    if len(words) >= 3 and words[0].casefold() in AREA_WORDS and words[1].casefold() == "of":
+        return " ".join(words[2:])
+    return None
 
 
 def skeleton(key: str) -> str:

@@ -50,6 +50,7 @@ __all__ = [
     "all_areas",
     "areas_named",
     "areas_sounding_like",
+    "capital_names",
     "continents",
     "countries",
     "country_names",
@@ -122,6 +123,24 @@ def country_names() -> dict[str, str]:
     'Syria'
     """
     return {iso: str(record["name"]) for iso, record in _geonames_countries().items()}
+
+
+def capital_names() -> dict[str, str]:
+    """ISO country → the name of its capital, as countryinfo (MIT) writes it.
+
+    Examples
+    --------
+    >>> capital_names()["SY"], capital_names()["US"]
+    ('Damascus', 'Washington D.C.')
+    """
+    import countryinfo
+
+    found: dict[str, str] = {}
+    for record in countryinfo.all_countries():
+        iso, capital = (record.iso() or {}).get("alpha2"), record.capital()
+        if iso and isinstance(capital, str) and "/" not in capital:
+            found.setdefault(iso, capital)
+    return found
 
 
 @cache
