@@ -18,10 +18,14 @@ DAY = dt.date(2022, 3, 31)
 
 
 def _legs(found: Extraction) -> set[tuple[str, str]]:
-    """(origin, destination) names of the movements with both ends placed."""
+    """(origin, destination) of the movements with both ends placed, as the text names them."""
     places = found.places()
+
+    def said(ref: str) -> str:
+        return found.mentions(ref)[0].text
+
     return {
-        (places[o].name, places[d].name)
+        (said(o), said(d))
         for m in found.movements
         for o in m.origins
         for d in m.destinations
@@ -41,18 +45,18 @@ SHAPES = [
     ("Thousands of residents fled Mosul to Erbil.", {("Mosul", "Erbil")}),
     (
         "A group of 300 evacuees arrived in Zaporizhzhia from Berdiansk.",
-        {("Berdyansk", "Zaporizhzhya")},
+        {("Berdiansk", "Zaporizhzhia")},
     ),
     (
         "Families from Sinjar sought refuge in the towns of Dohuk and Erbil.",
-        {("Sinjār", "Dihok"), ("Sinjār", "Erbil")},
+        {("Sinjar", "Dohuk"), ("Sinjar", "Erbil")},
     ),
     ("Residents of Homs were bused to Hama on Sunday.", {("Homs", "Hama")}),
     ("The wounded were taken to Latakia from Idlib.", {("Idlib", "Latakia")}),
-    ("Residents of Marawi headed to Iligan.", {("Marawi City", "Iligan")}),
+    ("Residents of Marawi headed to Iligan.", {("Marawi", "Iligan")}),
     (
         "A humanitarian corridor from Mariupol to Zaporizhzhia opened.",
-        {("Mariupol", "Zaporizhzhya")},
+        {("Mariupol", "Zaporizhzhia")},
     ),
     ("About 500 refugees returned to Aleppo from Beirut.", {("Beirut", "Aleppo")}),
     (
@@ -61,9 +65,9 @@ SHAPES = [
     ),
     (
         "Tens of thousands of Yemenis fled their homes in and around Hodeidah to Sanaa.",
-        {("Al Ḩudaydah", "Sanaa")},
+        {("Hodeidah", "Sanaa")},
     ),
-    ("Civilians fled ISIS rule in Raqqa to Tabqa.", {("Ar Raqqah", "Al-Tabqa")}),
+    ("Civilians fled ISIS rule in Raqqa to Tabqa.", {("Raqqa", "Tabqa")}),
     ("On a beach in Beira, relatives boarded boats to Dondo.", {("Beira", "Dondo")}),
 ]
 
@@ -118,8 +122,8 @@ def test_continue_goes_on_from_where_people_stay() -> None:
 def test_a_range_of_places_is_not_a_journey() -> None:
     text = "Hundreds leave Antakya daily. Buses take them all over Turkey, from Izmir to Ankara."
     legs = _legs(extract(text, story_date=DAY))
-    assert ("İzmir", "Ankara") not in legs
-    assert {("Antakya", "İzmir"), ("Antakya", "Ankara")} <= legs
+    assert ("Izmir", "Ankara") not in legs
+    assert {("Antakya", "Izmir"), ("Antakya", "Ankara")} <= legs
 
 
 def test_a_part_of_a_country_is_the_town_the_story_leaves() -> None:
@@ -145,6 +149,8 @@ def test_the_mariupol_corridor_runs_out_of_mariupol_and_the_buses_are_vehicles()
         ["berdyansk"],
         "zaporizhzhya",
     )
+    city = next(p for p in draft["places"] if p["id"] == corridor["destination"])
+    assert "GeoNames 687700 " in city["detail"]  # the city of 710,052, not a namesake village
     assert not [f for f in corridor["figures"] if f["kind"] == "buses"]
     [buses] = draft["vehicles"]
     assert (buses["what"], buses["destinations"]) == ("empty", ["mariupol"])
@@ -178,7 +184,7 @@ def test_people_move_out_of_where_empty_buses_went() -> None:
 
 def test_buses_that_carry_people_are_a_movement_of_people() -> None:
     found = extract("Buses carrying residents of Mariupol arrived in Zaporizhzhia.", story_date=DAY)
-    assert _legs(found) == {("Mariupol", "Zaporizhzhya")} and not found.vehicles
+    assert _legs(found) == {("Mariupol", "Zaporizhzhia")} and not found.vehicles
 
 
 # --- A flow needs people ----------------------------------------------------------------------
@@ -193,7 +199,7 @@ def test_a_place_in_an_establishment_s_name_is_no_place_and_police_are_no_flow()
 
 def test_a_place_before_s_still_locates_the_next_one() -> None:
     found = extract("Residents fled Ukraine's Mariupol for Zaporizhzhia.", story_date=DAY)
-    assert _legs(found) == {("Mariupol", "Zaporizhzhya")}
+    assert _legs(found) == {("Mariupol", "Zaporizhzhia")}
 
 
 def test_without_a_moved_subject_there_is_no_movement() -> None:

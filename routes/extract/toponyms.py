@@ -61,12 +61,31 @@ COUNTRY_POPULATION = 0.001
 #: What "Paris, Texas" gives the Paris in Texas (:meth:`Toponyms._qualifiers`): more than a
 #: city's lead or the focus. LGL dev acc@161 .897 at 0, .898 at 1 to 6.
 QUALIFIER_WEIGHT = 2.0
+#: A city this large (its own name) leaves out its country's towns of its name a hundred times
+#: smaller (:func:`_beside_cities`).
+NAMESAKE_CITY = 100_000
 #: A context vote this high puts a candidate in the story's region, as the focus country does.
 CONTEXT_NEAR = 0.1
 #: What a word of place around a name ("in Idlib", "Idlib province") adds to its confidence.
 CUE_EVIDENCE = 0.1
 #: A best candidate ranked ahead of the next by less than this is less sure (``_confidence``).
 DECISIVE_MARGIN = 0.2
+
+
+def _beside_cities(candidates: list[Candidate]) -> list[Candidate]:
+    """The candidates less the hamlets named like a city of their own country: a city of
+    :data:`NAMESAKE_CITY` people or more is the place a story means, not a village a hundred
+    times smaller 50 km from its other places ("Zaporizhzhia", not Zaporizhzhya, pop. 1,073)."""
+    cities = {
+        c.country: c.population
+        for c in candidates
+        if c.kind == "geonames" and c.primary and c.population >= NAMESAKE_CITY
+    }
+    return [
+        c
+        for c in candidates
+        if not (c.kind == "geonames" and c.population * 100 < cities.get(c.country, 0))
+    ] or candidates
 
 
 def _inside(c: Candidate, areas: set[tuple[str, str]] | tuple[()]) -> float:
@@ -114,7 +133,7 @@ class Toponyms(Mentions):
                     or bool(_inside(c, within.get(start, ())))
                 )
 
-            scored = sorted(m.candidates, key=score, reverse=True)
+            scored = sorted(_beside_cities(m.candidates), key=score, reverse=True)
             best = scored[0]
             if not best.primary and best.feature != "country" and self._abbreviated(m):
                 m.end += 1  # "Kan.", "Fla.": the period belongs to the abbreviation (not "Congo.")

@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass, replace
 from functools import cache
 
 from routes.distance import great_circle_km
+from routes.places.areas import areas_named, areas_sounding_like
 from routes.places.curated import Curated, curated_gazetteer
 from routes.places.geonames import (
     Bounds,
@@ -36,7 +37,7 @@ from routes.places.geonames import (
     own_spelling,
 )
 from routes.places.names import area_named, normalize, skeleton
-from routes.places.regions import Area, admin1_at, areas_named, areas_sounding_like
+from routes.places.regions import Area, admin1_at
 from routes.scenario import Place
 
 __all__ = [

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from routes.distance import great_circle_km
-from routes.places import regions
+from routes.places import areas, regions
 from routes.places.candidates import (
     SAME_PLACE_KM,
     match_confidence,
@@ -377,6 +377,6 @@ def _region_candidates(key: str) -> list[IndexCandidate]:
             area.admin1 or (area.name if area.level == "admin1" else None),
             area.source,
         )
-        for area, main in regions.areas_named(key)
+        for area, main in areas.areas_named(key)
         if area.level != "country"
     ]
