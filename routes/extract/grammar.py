@@ -32,6 +32,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from routes.extract.findings import (
     Attribution,
@@ -177,17 +178,20 @@ class Grammar(Document):
     def _unnamed_runs(self, names: dict[int, Name]) -> list[tuple[int, int]]:
         """Capitalised runs no toponym covers that a place word or an end's words mark
         (never in a headline's Title Case, where every word is capitalised)."""
-        toks, runs, k = self.toks, [], 0
-        titles = self._title_case()
-        while k < len(toks):
-            if k in names or toks[k].sentence in titles or not self._could_name(k):
-                k += 1
+        runs = []
+        for si in sorted(self._moving):
+            if self._title_case(si):
                 continue
-            last = k
-            while (nxt := self._run_goes_on(last, names)) is not None:
-                last = nxt
-            runs.append((k, last))
-            k = last + 1
+            k, end = self._token_ranges[si].start, self._token_ranges[si].stop
+            while k < end:
+                if k in names or not self._could_name(k):
+                    k += 1
+                    continue
+                last = k
+                while (nxt := self._run_goes_on(last, names)) is not None:
+                    last = nxt
+                runs.append((k, last))
+                k = last + 1
         out: list[tuple[int, int]] = []
         for first, last in reversed(runs):
             marked = self._marked_as_place(first, last)
@@ -196,16 +200,12 @@ class Grammar(Document):
                 out.append((first, last))
         return out[::-1]
 
-    def _title_case(self) -> set[int]:
-        """Sentences in Title Case: three in four of their words of four letters or more (and
+    def _title_case(self, si: int) -> bool:
+        """A sentence in Title Case: three in four of its words of four letters or more (and
         five such words at least) capitalised."""
-        long = [t for t in self.toks if t.is_word and len(t.text) >= 4]
-        out: set[int] = set()
-        for si in {t.sentence for t in long}:
-            words = [t for t in long if t.sentence == si]
-            if len(words) >= 5 and sum(t.text[0].isupper() for t in words) > 0.75 * len(words):
-                out.add(si)
-        return out
+        words = [self.toks[k].text for k in self._token_ranges[si]]
+        long = [w for w in words if len(w) >= 4 and w[0].isalpha()]
+        return len(long) >= 5 and sum(w[0].isupper() for w in long) > 0.75 * len(long)
 
     def _run_goes_on(self, last: int, names: dict[int, Name]) -> int | None:
         """The next token of a capitalised run ("Deir al-Balah", "Ein Issa"), or None."""
@@ -277,12 +277,34 @@ class Grammar(Document):
         low = self.toks[k].lower
         return low in MOTION_WORDS or low in MOVE_WORDS or low.startswith(MOVE_PREFIXES)
 
+    @cached_property
+    def _token_ranges(self) -> list[range]:
+        """Each sentence's tokens, as a range of token indices (tokens run in text order)."""
+        starts = [len(self.toks)] * (len(self.sents) + 1)
+        for k in range(len(self.toks) - 1, -1, -1):
+            starts[self.toks[k].sentence] = k
+        for si in range(len(self.sents) - 1, -1, -1):
+            starts[si] = min(starts[si], starts[si + 1])
+        return [range(starts[si], starts[si + 1]) for si in range(len(self.sents))]
+
+    @cached_property
+    def _moving(self) -> set[int]:
+        """The sentences with a word of movement (unquoted): the only ones the grammar reads."""
+        return {
+            si
+            for si, ks in enumerate(self._token_ranges)
+            if any(self._motion(k) and not self.toks[k].quoted for k in ks)
+        }
+
+    def _words_of(self, si: int) -> list[int]:
+        """The sentence's unquoted tokens."""
+        return [k for k in self._token_ranges[si] if not self.toks[k].quoted]
+
     def _clauses(self, si: int) -> list[list[int]]:
         """The sentence's unquoted tokens, cut at ";" and before "then"."""
         clauses: list[list[int]] = [[]]
-        for k, t in enumerate(self.toks):
-            if t.sentence != si or t.quoted:
-                continue
+        for k in self._words_of(si):
+            t = self.toks[k]
             prev = clauses[-1]
             if prev and (
                 ";" in self._gap(self.toks[prev[-1]], t)
@@ -307,11 +329,9 @@ class Grammar(Document):
         out: list[Claim] = []
         groups: list[list[str]] = []  # coordinated places, for "those two towns"
         last: list[str] = []  # the last destination, for "there"
-        for si in range(len(self.sents)):
+        for si in sorted(self._moving):
             clauses = self._clauses(si)
-            if not any(self._motion(k) for c in clauses for k in c):
-                continue
-            here = {k: n for k, n in names.items() if self.toks[k].sentence == si}
+            here = {k: names[k] for k in self._token_ranges[si] if k in names}
             for k in (k for c in clauses for k in c):
                 group = self._anaphor(k, groups, last)
                 if group is not None:
@@ -367,7 +387,7 @@ class Grammar(Document):
 
     def _frame(self, si: int, names: dict[int, Name]) -> list[str]:
         """The places of an opening "In X," / "On a beach in X," that says where people are."""
-        toks = [k for k, t in enumerate(self.toks) if t.sentence == si]
+        toks = list(self._token_ranges[si])
         if not toks or self.toks[toks[0]].lower not in {"in", "at", "on", "inside"}:
             return []
         out: list[str] = []

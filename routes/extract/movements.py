@@ -157,15 +157,8 @@ class Movements(Grammar):
                     )
                 corridor.via = unique([*corridor.via, *(v for v in c.via if v not in (start, end))])
                 self._add_sentence(corridor, si, figures if n == 0 else [])
-        generic = [
-            si
-            for si in range(len(self.sents))
-            if si not in claimed and any(self._motion(k) for k in self._words_of(si))
-        ]
+        generic = sorted(self._moving - claimed)
         return corridors, open_moves, generic, origin_sentence
-
-    def _words_of(self, si: int) -> list[int]:
-        return [k for k, t in enumerate(self.toks) if t.sentence == si and not t.quoted]
 
     def _join_open(
         self,
