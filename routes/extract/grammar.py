@@ -120,6 +120,8 @@ OBJECT_PRONOUNS = frozenset(["them", "us", "him", "her"])
 PLACE_FIRST_WORDS = frozenset(
     ["mount", "mt", "camp", "lake", "port", "fort", "wadi", "jabal", "jebel"]
 )
+#: Every word of movement (the prefixes aside).
+_MOTION = MOTION_WORDS | MOVE_WORDS
 #: Compass words: "south of Mosul" locates, "to the south of Syria" goes.
 COMPASS = frozenset(["north", "south", "east", "west"])
 #: The words that list places: "A, B and C", "A or B".
@@ -275,7 +277,7 @@ class Grammar(Document):
         if k < 0 or k >= len(self.toks):
             return False
         low = self.toks[k].lower
-        return low in MOTION_WORDS or low in MOVE_WORDS or low.startswith(MOVE_PREFIXES)
+        return low in _MOTION or low.startswith(MOVE_PREFIXES)
 
     @cached_property
     def _token_ranges(self) -> list[range]:

@@ -71,6 +71,7 @@ class Mentions(Document):
     """Step 1: runs of name-like words, looked up, accepted or rejected."""
 
     typed: list[Toponym]  # adjectives, embedded places and streets, set by ``toponyms``
+    _looked_up: dict[str, list[Candidate]]  # the candidates of every run, set by ``_mentions``
 
     def _gap(self, a: Token, b: Token) -> str:
         return self.text[a.end : b.start]
@@ -257,6 +258,7 @@ class Mentions(Document):
             keys.update(self._key(x, y) for x, y, _q in options)
         spelled = {k: spelled_out(k) for k in keys if spelled_out(k) != k}
         found = self.x.lookup(keys | set(spelled.values()))
+        self._looked_up = found  # every run's candidates, for :meth:`_is_place_name`
         for key, full in spelled.items():
             if full in found:  # "St. Paris": GeoNames has "Saint Paris"
                 # "St. Petersburg": Saint Petersburg's own name, not only another name of it
@@ -602,9 +604,10 @@ class Mentions(Document):
     def _is_place_name(self, text: str) -> bool:
         """A country, curated place, region or large town has this name ("Ukraine's Mariupol")."""
         key = normalize(text)
+        found = self._looked_up.get(key) if key in self._looked_up else None
         return any(
             c.kind in {"country", "curated", "region"} or c.population >= PLACE_OWNER_POPULATION
-            for c in self.x.lookup([key]).get(key, [])
+            for c in (found if found is not None else self.x.lookup([key]).get(key, []))
         )
 
     def _not_a_place(self, m: Mention, persons: set[str]) -> str | None:
