@@ -192,7 +192,7 @@ def town_confidences(
 
 def renowned(
     population: int,
-    capital: bool,
+    capital: bool | str,
     country: str | None,
     admin1: str | None,
     regions: Iterable[tuple[str | None, str]] = (),
@@ -210,7 +210,7 @@ def renowned(
     True
     """
     return (
-        capital
+        bool(capital)
         or population >= RENOWNED_POPULATION
         or (population >= NAMESAKE_POPULATION and (country, admin1 or "") in set(regions))
     )  # fmt: skip
@@ -411,10 +411,7 @@ def _towns(
         for c, is_famous in zip(found, famous, strict=True)
         if is_famous and c.confidence >= lead
     }
-    capitals = {f"geonames:{t.id}" for t, _main in named if t.capital}
-    order = sorted(
-        found, key=lambda c: (-c.confidence, c.ref not in capitals, -c.population, c.ref)
-    )
+    order = sorted(found, key=lambda c: (-c.confidence, -c.population, c.ref))
     return order, leading
 
 
@@ -425,15 +422,16 @@ def _own_names(
     named_so: bool,
 ) -> list[tuple[GeoName, bool]]:
     """``towns`` with ``main`` true for the names they are called by after all, where the
-    name is some place's own (``named_so``): another spelling of a town's own name
+    name is some place's own (``named_so``): the name of a capital as its country's
+    records write it ("St. George's" for Saint George's), another spelling of a town's own name
     (:func:`~routes.places.geonames.own_spelling`: "Hama" for Ḩamāh, "Basra" for Basrah),
     and the name of the first-level region a town of :data:`NAMESAKE_POPULATION` lies in
     ("Durango" for Victoria de Durango, in Durango: it is called so, as its region is)."""
     if not named_so:
         return towns
     return [
-        (t, main or own_spelling(key, t.name) or namesake(key, t.name, t.population,
-                                                          (t.country, t.admin1), regions))
+        (t, main or t.capital == key or own_spelling(key, t.name)
+         or namesake(key, t.name, t.population, (t.country, t.admin1), regions))
         for t, main in towns
     ]  # fmt: skip
 

