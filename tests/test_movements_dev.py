@@ -17,8 +17,9 @@ from conftest import SHARED, shared
 from routes.corpus import run_corpus
 
 DEV = SHARED / "movements-dev"
-#: Measured F1 .XX, precision .XX, recall .XX (see the README's extraction section).
-FLOORS = {"f1": 0.0, "precision": 0.0, "recall": 0.0}
+#: Measured F1 .667, precision .893, recall .532 (25 of 47 gold movements; see the report of
+#: issue 27 for what the rest need: mostly camps and towns no gazetteer here has).
+FLOORS = {"f1": 0.64, "precision": 0.86, "recall": 0.51}
 
 
 def _scorer() -> ModuleType:
