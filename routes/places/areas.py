@@ -7,14 +7,14 @@ this module reads it back, so neither of those two imports the other's reader.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from collections.abc import Iterable
 from typing import Any
 
-from routes.places.geonames import area_rows
+from routes.places.geonames import area_rows, area_rows_all
 from routes.places.names import normalize, skeleton
 from routes.places.regions import Area
 
-__all__ = ["areas_named", "areas_sounding_like"]
+__all__ = ["areas_named", "areas_named_all", "areas_sounding_like"]
 
 
 def areas_named(name: str) -> list[tuple[Area, bool]]:
@@ -25,14 +25,36 @@ def areas_named(name: str) -> list[tuple[Area, bool]]:
     >>> [(area.level, area.country, main) for area, main in areas_named("Georgia")]
     [('country', 'GE', True), ('admin1', 'US', True)]
     """
-    return list(_named(normalize(name)))
+    key = normalize(name)
+    return list(areas_named_all([key]).get(key, ()))
 
 
-@lru_cache(maxsize=65536)
-def _named(key: str) -> tuple[tuple[Area, bool], ...]:
-    """Areas by name key, remembered: extraction asks for the same names again and again."""
-    found = [(_area(row), bool(row[-1])) for row in area_rows("key", key)] if key else []
-    return tuple(sorted(found, key=lambda item: (item[0].rank, not item[1], -item[0].population)))
+def areas_named_all(keys: Iterable[str]) -> dict[str, tuple[tuple[Area, bool], ...]]:
+    """:func:`areas_named` of many name keys (:func:`~routes.places.names.normalize`-d) at
+    once: one connection for the keys not asked before (extraction asks for the same names
+    story after story, and for a few hundred in each; a connection per name cost more
+    than the queries)."""
+    wanted = {key for key in keys if key}
+    missing = sorted(wanted - _NAMED.keys())
+    if missing:
+        if len(_NAMED) + len(missing) > _REMEMBERED:
+            _NAMED.clear()
+        found: dict[str, list[tuple[Area, bool]]] = {key: [] for key in missing}
+        for row in area_rows_all("key", missing):
+            found[row[-2]].append((_area(row), bool(row[-1])))
+        for key, named in found.items():
+            _NAMED[key] = tuple(sorted(named, key=_largest_first))
+    return {key: _NAMED[key] for key in wanted if _NAMED.get(key)}
+
+
+#: How many name keys :func:`areas_named_all` remembers.
+_REMEMBERED = 65536
+_NAMED: dict[str, tuple[tuple[Area, bool], ...]] = {}
+
+
+def _largest_first(item: tuple[Area, bool]) -> tuple[int, bool, int]:
+    area, main = item
+    return area.rank, not main, -area.population
 
 
 def areas_sounding_like(key: str) -> list[tuple[str, Area, bool]]:
@@ -42,7 +64,7 @@ def areas_sounding_like(key: str) -> list[tuple[str, Area, bool]]:
         for row in area_rows("skeleton", skeleton(key))
         if row[-2] != key and row[3] != "admin2"
     ]
-    return sorted(found, key=lambda hit: (hit[1].rank, not hit[2], -hit[1].population))
+    return sorted(found, key=lambda hit: _largest_first(hit[1:]))
 
 
 def _area(row: tuple[Any, ...]) -> Area:

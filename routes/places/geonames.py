@@ -19,9 +19,9 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from contextlib import closing
-from functools import cache
+from functools import cache, lru_cache
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -38,6 +38,7 @@ __all__ = [
     "Bounds",
     "GeoName",
     "area_rows",
+    "area_rows_all",
     "geonames_db",
     "geonames_in",
     "geonames_named",
@@ -213,8 +214,8 @@ def one_per_place(towns: list[tuple[GeoName, bool]]) -> list[tuple[GeoName, bool
     >>> [(town.id, own) for town, own in one_per_place([(a, True), (b, False)])]
     [(2, True)]
     """
-    if len(towns) < 2:
-        return towns
+    if len(towns) < 2 or not any("city" in _name_words(town.name) for town, _own in towns):
+        return sorted(towns, key=lambda t: t[0].id)  # no twins without a word "City"
     from routes.distance import great_circle_km
 
     kept: list[tuple[GeoName, bool]] = []
@@ -232,8 +233,15 @@ def one_per_place(towns: list[tuple[GeoName, bool]]) -> list[tuple[GeoName, bool
 
 def _city_twins(name: str, other: str) -> bool:
     """Two own names that differ only by a word "City" ("Iligan City", "Iligan")."""
-    a, b = normalize(name).split(), normalize(other).split()
+    a, b = _name_words(name), _name_words(other)
     return a != b and [w for w in a if w != "city"] == [w for w in b if w != "city"]
+
+
+@lru_cache(maxsize=65536)
+def _name_words(name: str) -> tuple[str, ...]:
+    """The words of a town's own name's key, remembered: the same towns come back story
+    after story (their normalising was a tenth of extraction's time)."""
+    return tuple(normalize(name).split())
 
 
 def geonames_sounding(sound: str) -> list[GeoName]:
@@ -256,6 +264,21 @@ def area_rows(column: str, value: str) -> list[tuple[Any, ...]]:
         f"WHERE n.{column} = ? ORDER BY a.id",
         value,
     )
+
+
+def area_rows_all(column: str, values: Sequence[str]) -> list[tuple[Any, ...]]:
+    """:func:`area_rows` for many values at once: one connection, one query per 500."""
+    assert column in {"key", "skeleton"}
+    found: list[tuple[Any, ...]] = []
+    with closing(geonames_db()) as db:
+        for at in range(0, len(values), 500):
+            chunk = values[at : at + 500]
+            found += db.execute(
+                "SELECT a.*, n.key, n.main FROM area_names n JOIN areas a ON a.id = n.area "
+                f"WHERE n.{column} IN ({','.join('?' * len(chunk))}) ORDER BY a.id",
+                chunk,
+            ).fetchall()
+    return found
 
 
 def _rows(sql: str, *params: object) -> list[tuple[Any, ...]]:

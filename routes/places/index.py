@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from routes.distance import great_circle_km
 from routes.places import areas, regions
+from routes.places.areas import areas_named_all
 from routes.places.candidates import (
     SAME_PLACE_KM,
     match_confidence,
@@ -205,6 +206,7 @@ class NameIndex:
         keys = {k for k in keys if k}
         found: dict[str, list[IndexCandidate]] = {}
         geonames = _geonames_lookup(keys)
+        areas_named_all(normalize(k) for k in keys)  # one connection for the story's names
         for key in keys:
             curated = self._curated_index.get(key, [])
             countries = self._country_index.get(key, [])
