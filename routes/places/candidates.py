@@ -38,6 +38,7 @@ from routes.places.geonames import (
 )
 from routes.places.names import area_named, normalize, skeleton
 from routes.places.regions import Area, admin1_at
+from routes.places.spellings import region_namesakes
 from routes.scenario import Place
 
 __all__ = [
@@ -307,7 +308,8 @@ def _exact(query: str, near: Bounds | None, curated: Curated, keep: Keep | None)
     mine = _curated(curated.named(query), keep, query)
     areas = _areas(areas_named(query), near, keep, query)
     regions = [(a.country, a.name) for a in areas if a.level == "admin1" and a.how == "name"]
-    towns, famous = _towns(query, key, near, keep, regions)
+    country = any(a.level == "country" for a in areas)  # "Taiwan": no city's other name
+    towns, famous = _towns(query, key, near, keep, regions, [] if country else regions)
     ids = {c.geonames_id for c in mine if c.geonames_id}
     towns = [t for t in towns if t.geonames_id not in ids and not _near_any(t, mine)]
     areas = [a for a in areas if a.geonames_id is None or a.geonames_id not in ids]
@@ -390,11 +392,17 @@ def _towns(
     near: Bounds | None,
     keep: Keep | None,
     regions: Sequence[tuple[str | None, str]] = (),
+    named_after: Sequence[tuple[str | None, str]] = (),
 ) -> tuple[list[Candidate], set[str]]:
     """GeoNames towns called ``key``, the likeliest first (see :data:`CONFIDENCE`), and the
     refs of the renowned ones that lead (:func:`renowned`; ``regions``: the first-level
-    regions the name matched, ``(country, name)``)."""
-    named = [(t, main) for t, main in geonames_named(key) if keep is None or keep(*t[2:5])]
+    regions the name matched, ``(country, name)``; the cities of ``named_after`` that the
+    name spells another way join them: :func:`~routes.places.spellings.region_namesakes`)."""
+    named = geonames_named(key)
+    ids = {t.id for t, _main in named}
+    namesakes = region_namesakes(key, named_after, NAMESAKE_POPULATION)
+    named += [(t, True) for t in namesakes if t.id not in ids]
+    named = [(t, main) for t, main in named if keep is None or keep(*t[2:5])]
     named = _own_names(key, named, regions, any(main for _t, main in named) or bool(regions))
     famous = [  # where the story's region says nothing (none given)
         near is None and main and renowned(t.population, t.capital, t.country, t.admin1, regions)

@@ -43,6 +43,7 @@ __all__ = [
     "geonames_in",
     "geonames_named",
     "geonames_named_all",
+    "geonames_of",
     "geonames_sounding",
     "index_key",
     "index_path",
@@ -126,6 +127,18 @@ def geonames_in(bounds: Bounds) -> list[GeoName]:
         "SELECT * FROM cities WHERE lon BETWEEN ? AND ? AND lat BETWEEN ? AND ? ORDER BY id",
         west, east, south, north,
     )  # fmt: skip
+    return [GeoName(*row) for row in rows]
+
+
+def geonames_of(country: str) -> list[GeoName]:
+    """The cities500 places of one country (ISO 3166-1 alpha-2), by GeoNames id.
+
+    Examples
+    --------
+    >>> len(geonames_of("SY")) > 100, {town.country for town in geonames_of("SY")}
+    (True, {'SY'})
+    """
+    rows = _rows("SELECT * FROM cities WHERE country = ? ORDER BY id", country)
     return [GeoName(*row) for row in rows]
 
 

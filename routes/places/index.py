@@ -18,7 +18,9 @@ from routes.distance import great_circle_km
 from routes.places import areas, regions
 from routes.places.areas import areas_named_all
 from routes.places.candidates import (
+    NAMESAKE_POPULATION,
     SAME_PLACE_KM,
+    SIMILAR_SPELLING_FACTOR,
     match_confidence,
     namesake,
     renowned,
@@ -26,8 +28,9 @@ from routes.places.candidates import (
 )
 from routes.places.curated import CuratedPlace, curated_places
 from routes.places.geocoder import NEAR_MARGIN_DEG
-from routes.places.geonames import geonames_in, geonames_named_all, own_spelling
+from routes.places.geonames import GeoName, geonames_in, geonames_named_all, own_spelling
 from routes.places.names import normalize
+from routes.places.spellings import region_namesakes, spelled_towns
 from routes.scenario import Place
 
 __all__ = ["COUNTRY_ALIASES", "IndexCandidate", "NameIndex", "base_confidences"]
@@ -86,6 +89,7 @@ class IndexCandidate:
     admin1: str | None = None  # the first-level region it is in (or is), when known
     source: str = ""  # where a continent's or region's point comes from (its Area's source)
     capital: str = ""  # a GeoNames town that is its country's capital: the capital's name key
+    variant: bool = False  # found by another spelling of its name (:meth:`NameIndex.variants`)
 
     @property
     def strong(self) -> bool:
@@ -224,6 +228,7 @@ class NameIndex:
             if countries:  # a first-level region may share a country's name ("Georgia")
                 areas = [a for a in areas if a.feature == "admin1" and a.primary]
             regions = [(a.country, a.name) for a in areas if a.feature == "admin1" and a.primary]
+            towns = _with_namesakes(key, towns, [] if countries else regions)
             if any(c.primary for c in [*curated, *countries, *areas, *towns]):
                 towns = [_own_name(key, t, regions) for t in towns]
             # "Homs", "Amman", "Idlib": a city beats the province named after it.
@@ -237,6 +242,21 @@ class NameIndex:
             if candidates:
                 found[key] = candidates
         return found
+
+    def variants(self, key: str, countries: Iterable[str]) -> list[IndexCandidate]:
+        """Towns of ``countries`` that the name key ``key`` names another way: one of their
+        other names GeoNames lists, or a transliteration of their own name
+        (:func:`~routes.places.spellings.spelled_towns`), marked ``variant``.
+
+        For a name no place of the story's countries is called exactly ("Ein Issa" in a
+        story about Syria: ‘Ayn ‘Īsá); the caller says which countries.
+
+        Examples
+        --------
+        >>> [(c.name, c.country, c.variant) for c in NameIndex().variants("ein issa", ["SY"])]
+        [('‘Ayn ‘Īsá', 'SY', True)]
+        """
+        return [_town(town, True, variant=True) for town, _listed in spelled_towns(key, countries)]
 
     def is_acronym_name(self, surface: str) -> bool:
         """An all-capitals name we know as a country's (``US``, ``UK``)."""
@@ -271,7 +291,10 @@ def base_confidences(
         [(t.primary, near is not None and near(t)) for t in towns],
         None if near is not None else [_renowned(t, regions) for t in towns],
     )
-    out = {t.ref: confidence for t, confidence in zip(towns, rated, strict=True)}
+    out = {
+        t.ref: round(confidence * (SIMILAR_SPELLING_FACTOR if t.variant else 1.0), 2)
+        for t, confidence in zip(towns, rated, strict=True)
+    }
     for c in found:
         if c.kind == "curated":
             out[c.ref] = match_confidence("curated", c.primary, shared=len(curated) > 1)
@@ -292,6 +315,23 @@ def _own_name(
     if own_spelling(key, town.name) or namesake(key, town.name, town.population, where, regions):
         return replace(town, primary=True)
     return town
+
+
+def _with_namesakes(
+    key: str, towns: list[IndexCandidate], regions: list[tuple[str | None, str]]
+) -> list[IndexCandidate]:
+    """``towns`` and the cities the first-level regions ``regions`` (called ``key``) are
+    named after, when the name spells the city another way ("Zaporizhia": the oblast's
+    name, none of Zaporizhzhya's): :func:`~routes.places.spellings.region_namesakes`."""
+    if not regions:
+        return towns
+    known = {t.geonames_id for t in towns}
+    found = [
+        _town(town, True)
+        for town in region_namesakes(key, regions, NAMESAKE_POPULATION)
+        if town.id not in known
+    ]
+    return sorted([*towns, *found], key=lambda t: t.geonames_id or 0) if found else towns
 
 
 def _renowned(town: IndexCandidate, regions: list[tuple[str | None, str]]) -> bool:
@@ -340,26 +380,29 @@ def _geonames_lookup(keys: set[str]) -> dict[str, list[IndexCandidate]]:
     """GeoNames cities500 towns for each normalised name, as :mod:`routes.places` finds them."""
     found: dict[str, list[IndexCandidate]] = {}
     for key, named in sorted(geonames_named_all(keys).items()):
-        towns = [
-            IndexCandidate(
-                f"geonames:{town.id}",
-                town.name,
-                town.lat,
-                town.lon,
-                "populated place",
-                town.country,
-                "geonames",
-                main,
-                int(town.population or 0),
-                int(town.id),
-                town.admin1 or None,
-                capital=town.capital,
-            )
-            for town, main in named
-        ]
+        towns = [_town(town, main) for town, main in named]
         if towns:
             found[key] = towns
     return found
+
+
+def _town(town: GeoName, main: bool, variant: bool = False) -> IndexCandidate:
+    """A GeoNames town as a candidate (``main``: called so by its own name)."""
+    return IndexCandidate(
+        f"geonames:{town.id}",
+        town.name,
+        town.lat,
+        town.lon,
+        "populated place",
+        town.country,
+        "geonames",
+        main,
+        int(town.population or 0),
+        int(town.id),
+        town.admin1 or None,
+        capital=town.capital,
+        variant=variant,
+    )
 
 
 def _region_candidates(key: str) -> list[IndexCandidate]:

@@ -2,7 +2,8 @@
 
 :func:`normalize` makes the exact key (case, diacritics, apostrophes and Arabic
 articles do not matter); :func:`skeleton` the looser one that transliterations of
-one name share.
+one name share; :func:`variant` the loosest, the consonants English news keeps of a
+name written in another script.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-__all__ = ["AREA_WORDS", "area_named", "normalize", "normalize_all", "skeleton"]
+__all__ = ["AREA_WORDS", "area_named", "normalize", "normalize_all", "skeleton", "variant"]
 
 #: Words that mark a name as a region's, not its town's ("Homs province", "the Kherson
 #: region", "Khartoum state", "Idlib governorate", "the countryside of Hama").
@@ -126,3 +127,45 @@ def skeleton(key: str) -> str:
     import jellyfish
 
     return " ".join(jellyfish.metaphone(word) for word in key.split())
+
+
+#: Letters English news writes in several ways for one sound of Arabic, Persian, Kurdish,
+#: Ukrainian or Russian, each to one letter: "kh"/"h" (Khan, Han), "q"/"k", "zh"/"j"
+#: (Zaporizhzhia), "ch"/"sh" (French and English), "th"/"t", "dh"/"d", "ph"/"f".
+_SOUNDS = re.compile(r"tch|dzh|ch|sh|kh|gh|zh|dj|dh|th|ph|ck|q|c|x")
+_SOUND_LETTER = {
+    **{"tch": "x", "ch": "x", "sh": "x", "dzh": "j", "zh": "j", "dj": "j", "kh": "h"},
+    **{"gh": "g", "dh": "d", "th": "t", "ph": "f", "ck": "k", "q": "k", "c": "k", "x": "ks"},
+}
+#: An article joined to the sun letter it sounds as ("ez Zor", "es Suweida", "er Raqqa").
+_SUN_ARTICLE = re.compile(r"\b[aeiu]([dlnrstz]) (?=\1)")
+#: A final "h" after a vowel (Arabic's ta marbuta: "Raqqah", "Raqqa").
+_FINAL_H = re.compile(r"(?<=[aeiouy])h\b")
+#: Vowels (and "y", "w", which are vowels as often: "Ayn", "Hawl") and the breaks between words.
+_VOWELS = re.compile(r"[aeiouyw ]+")
+_DOUBLED = re.compile(r"(.)\1+")
+
+
+def variant(key: str) -> str:
+    """The consonants of a name key that its transliterations share (``key`` is
+    :func:`normalize`-d): articles, vowels, "y" and "w", doubled letters and the breaks
+    between words dropped, and each of the letters English news writes in several ways
+    for one sound taken as one ("kh" and "h", "q" and "k", "zh" and "j", "ch" and "sh").
+
+    Arabic, Persian, Kurdish and Cyrillic names reach English news in many spellings
+    ("Ain Issa", "Ein Issa" and GeoNames' "‘Ayn ‘Īsá"; "Deir Al-Balah" and "Dayr al
+    Balaḩ"; "Zaporizhia" and "Zaporizhzhya"), which :func:`skeleton` (Metaphone, made
+    for English) tells apart by their first vowel or their "zh". A key this loose
+    matches many names, so callers use it only among a few places: the towns of a
+    country the story names (:mod:`routes.places.spellings`).
+
+    Examples
+    --------
+    >>> variant(normalize("Ein Issa")) == variant(normalize("‘Ayn ‘Īsá")), variant("zaporizhia")
+    (True, 'zprj')
+    >>> variant(normalize("Deir ez-Zor")) == variant(normalize("Dayr az Zawr"))
+    True
+    """
+    text = _FINAL_H.sub("", _SUN_ARTICLE.sub("", key))
+    text = _SOUNDS.sub(lambda found: _SOUND_LETTER[found.group()], text)
+    return _DOUBLED.sub(r"\1", _VOWELS.sub("", text))
