@@ -137,7 +137,7 @@ class _Drafter:
 
     def draft(self) -> dict[str, Any]:
         x = self.x
-        ends = [r for m in x.movements for r in [*m.origins, *m.via, *m.destinations]]
+        ends = [r for m in x.movements for r in [*m.origins, *m.via, *m.destinations, *m.listed]]
         ends += [r for v in x.vehicles for r in [*v.origins, *v.destinations]]
         ends += [inc.place for inc in x.incidents if inc.place]
         catalogue = x.places()
@@ -331,6 +331,7 @@ class _Drafter:
             origin, dest = self.ids[m.origins[0]], self.ids[m.destinations[0]]
             corridor_id = _fresh(f"{origin}-to-{dest}", used)
             m_id = corridor_id
+            m.notes += self._listed(m)
             notes = [*m.notes, f"date: {m.date_note}"]
             for note in m.notes:
                 self.review.append(f"corridor {m_id}: {note}")
@@ -360,6 +361,16 @@ class _Drafter:
             )
             m.notes.append(f"corridor id {corridor_id}")
         return out
+
+    def _listed(self, m: MovementDraft) -> list[str]:
+        """The note on the other places a sentence lists for a movement's ends."""
+        if not m.listed:
+            return []
+        names = ", ".join(self._name(r) for r in m.listed)
+        return [
+            f"the story lists more places for this movement's ends ({names}): one movement, "
+            "drafted to the first; add a corridor for any that is a movement of its own"
+        ]
 
     def _to_country(self, m: Any) -> bool:
         """A movement whose stated destination is a whole country."""
@@ -418,6 +429,7 @@ class _Drafter:
                     "to corridors to map it"
                 )
             movement_id = _fresh(base, used)
+            note = "; ".join([note, *self._listed(m)])
             self.review.append(f"movement {movement_id}: {note}")
             out.append(
                 {
@@ -535,15 +547,23 @@ class _Drafter:
                 + ", ".join(elsewhere)
             )
         for t in self.x.toponyms:
-            if t.confidence < 0.6:
+            if t.confidence < 0.6 or t.runner_up is not None:
                 self.review.append(
                     f"check {t.text!r} (chars {t.start}-{t.end}): {t.place.name} "
-                    f"({t.place.country}), confidence {t.confidence}"
+                    f"({t.place.country}), confidence {t.confidence}" + _or(t.place, t.runner_up)
                 )
         groups: dict[tuple[str, str], int] = Counter((r.text, r.reason) for r in self.x.rejected)
         for (text, reason), n in groups.items():
             times = f" ×{n}" if n > 1 else ""
             self.review.append(f"not a place: {text!r}{times}: {reason}")
+
+
+def _or(best: Candidate, other: Candidate | None) -> str:
+    """ ", or Tripoli (LB), 2,100 km away": the runner-up a review item names."""
+    if other is None:
+        return ""
+    km = great_circle_km(best.lat, best.lon, other.lat, other.lon)
+    return f", or {other.name} ({other.country}), {km:,.0f} km away"
 
 
 def _no_corridor(corridors: list[dict[str, Any]], movements: list[dict[str, Any]]) -> list[str]:

@@ -94,6 +94,8 @@ class Toponym:
     why: str  # the evidence, for review
     #: "literal", "adjective" (a demonym), "embedded" (in a longer name) or "street"
     type: str = "literal"
+    #: Another place of the name, far from it and ranked close behind (the review names it)
+    runner_up: Candidate | None = None
 
     def as_dict(self, *, jsonl: bool = False) -> dict[str, Any]:
         """The toponym as a row: a draft's ``toponyms`` entry (text, what it resolved to),
@@ -181,10 +183,20 @@ class MovementDraft:
     who: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     according_to: list[str] = field(default_factory=list)
+    #: Its other legs, (origin, destination), when a sentence lists places for its ends ("the
+    #: towns of A and B"): one movement whose end is a list (the movements set's
+    #: guidelines), drafted as its first leg
+    also: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
         return bool(self.origins and self.destinations)
+
+    @property
+    def listed(self) -> list[str]:
+        """The places of its other legs (:attr:`also`) that its own ends are not."""
+        ends = {*self.origins, *self.destinations}
+        return list(dict.fromkeys(r for pair in self.also for r in pair if r not in ends))
 
 
 @dataclass

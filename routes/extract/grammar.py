@@ -178,8 +178,9 @@ class Grammar(Document):
         return names
 
     def _unnamed_runs(self, names: dict[int, Name]) -> list[tuple[int, int]]:
-        """Capitalised runs no toponym covers that a place word or an end's words mark
-        (never in a headline's Title Case, where every word is capitalised)."""
+        """Capitalised runs no toponym covers that a place word or an end's words mark, or
+        that name places only far from the story's (``far_only``); never in a headline's
+        Title Case, where every word is capitalised."""
         runs = []
         for si in sorted(self._moving):
             if self._title_case(si):
@@ -196,7 +197,8 @@ class Grammar(Document):
                 k = last + 1
         out: list[tuple[int, int]] = []
         for first, last in reversed(runs):
-            marked = self._marked_as_place(first, last)
+            far = self.toks[first].start in self.far_only  # a place, but only far away
+            marked = far or self._marked_as_place(first, last)
             listed = bool(out) and self._listed_before(last, out[-1][0])
             if marked or listed:
                 out.append((first, last))
@@ -358,7 +360,7 @@ class Grammar(Document):
         figures: list[FigureMention],
         previous: Claim | None,
     ) -> list[Claim]:
-        roles = self._roles(clause, names)
+        roles, joined = self._roles(clause, names)
         verb = next((k for k in clause if self._motion(k)), clause[-1])
         group = [r for k in clause if k < verb for r in self._groups.get(k, [])]
         if not roles:  # "Nearly 130,000 Venezuelans crossed the border"
@@ -368,7 +370,7 @@ class Grammar(Document):
             mover, inbound = previous.mover, previous.inbound
         returning = any(self._returning(k) for k in clause)
         chained = self.toks[clause[0]].lower == "then" and previous is not None
-        legs = _legs(roles, [*frame, *group[:1]], previous if chained else None)
+        legs = _legs(roles, [*frame, *group[:1]], previous if chained else None, joined)
         parts = [
             r for role, refs, k in roles if role == "origin" and self._part(k, names) for r in refs
         ]
@@ -423,21 +425,32 @@ class Grammar(Document):
 
     # -- roles
 
-    def _roles(self, clause: list[int], names: dict[int, Name]) -> list[tuple[str, list[str], int]]:
-        """``(role, refs, token)`` of each place the clause names, in text order."""
+    def _roles(
+        self, clause: list[int], names: dict[int, Name]
+    ) -> tuple[list[tuple[str, list[str], int]], set[int]]:
+        """``(role, refs, token)`` of each place the clause names, in text order, and the
+        tokens of those that go on the end before them: listed under its word ("the towns
+        of A and B"), or the far end of a range ("all over Turkey, from A to B")."""
         roles: list[tuple[str, list[str], int]] = []
+        joined: set[int] = set()
         seen: set[int] = set()
+        ranged = False
         for k in clause:
             name = names.get(k)
             if name is None or name.first in seen:
                 continue
             seen.add(name.first)
-            role = self._role(name, names, roles)
+            role, listed = self._role(name, names, roles)
             if role is None and self._before_people(name):
                 role = "origin"  # "Mariupol residents", "Buzi evacuees"
-            if role is not None:
-                roles.append((role, list(name.refs), k))
-        return roles
+            if role is None:
+                continue
+            if listed or (ranged and role == roles[-1][0] == "destination"):
+                joined.add(k)
+            prev = self._prev_word(name.first)
+            ranged = role == "destination" and prev is not None and prev.lower == "from"
+            roles.append((role, list(name.refs), k))
+        return roles, joined
 
     def _before_people(self, name: Name) -> bool:
         """ "Mariupol residents", "Buzi evacuees": the place people come from."""
@@ -450,18 +463,20 @@ class Grammar(Document):
 
     def _role(
         self, name: Name, names: dict[int, Name], so_far: list[tuple[str, list[str], int]]
-    ) -> str | None:
-        """The role the words before ``name`` give it (see the module's docstring)."""
+    ) -> tuple[str | None, bool]:
+        """The role the words before ``name`` give it (see the module's docstring), and
+        whether it has it as the next place of a list under one word ("A and B", not "to
+        A or to B")."""
         if self._locates_next(name, names):
-            return None
+            return None, False
         toks, k = self.toks, name.first
         nxt = self._next(name.last)
         if nxt is not None and nxt.text.islower() and self._gap(toks[name.last], nxt) == "-":
-            return None  # "Iran-aligned", "Russian-occupied": a modifier, not a place
+            return None, False  # "Iran-aligned", "Russian-occupied": a modifier, not a place
         j, steps = k - 1, 0
         while j >= 0 and toks[j].sentence == toks[k].sentence and steps < REACH:
             if _BREAK.search(self._gap(toks[j], toks[j + 1])) or toks[j].quoted:
-                return None
+                return None, False
             other = names.get(j)
             if other is not None and other.first != name.first:
                 between = self.text[toks[j].end : toks[k].start]
@@ -469,16 +484,17 @@ class Grammar(Document):
                     j, steps = other.first - 1, steps + 1
                     continue
                 if _LIST.fullmatch(between) and not _locator(name, other, between):
-                    return next(
+                    role = next(
                         (r for r, _refs, kk in reversed(so_far) if names.get(kk) is other), None
                     )
-                return None
+                    return role, not re.search(r"\bto\b", between)
+                return None, False
             role = self._cue(j)
             if role == "":
                 j, steps = j - 1, steps + 1
                 continue
-            return role
-        return None
+            return role, False
+        return None, False
 
     def _locates_next(self, name: Name, names: dict[int, Name]) -> bool:
         """``name`` only says where the next place is ("Syria's Idlib"), or is a state capital's."""
@@ -687,7 +703,10 @@ def _demonym_groups(
 
 
 def _legs(
-    roles: list[tuple[str, list[str], int]], stand_ins: list[str], previous: Claim | None
+    roles: list[tuple[str, list[str], int]],
+    stand_ins: list[str],
+    previous: Claim | None,
+    joined: set[int] = frozenset(),  # type: ignore[assignment]
 ) -> list[tuple[list[str], list[str], list[str], bool]]:
     """``(origins, destinations, via)`` of a clause: each destination with its origins.
 
@@ -696,7 +715,10 @@ def _legs(
     from where the clause stays ("stay in A"), else its last destination. With no origin, the
     people's place ("rebels in A"), then where the clause before it ended ("..., and then
     into B"), then the clause's frame ("In A, ...") or its people's country ("Venezuelans")
-    stand in; the last item says whether the origin was stated.
+    stand in; the last item says whether the origin was stated. A destination ``joined`` to
+    the one before it (listed under one word, "the towns of A and B", or the far end of a
+    range, "from A to B" after "all over") goes on that end: one movement whose end is a
+    list of places, as the movements set's guidelines count it.
     """
     via = unique(r for role, refs, _k in roles if role == "via" for r in refs)
     stays = unique(r for role, refs, _k in roles if role == "stay" for r in refs)
@@ -711,6 +733,10 @@ def _legs(
     dest_at = [n for n, r in enumerate(main) if r[0] == "destination"]
     every = unique(x for role, refs, _k in main if role == "origin" for x in refs)
     for i, n in enumerate(dest_at):
+        if i and dest_at[i - 1] == n - 1 and main[n][2] in joined:  # "the towns of A and B"
+            origins, dests, _via, was_stated = legs[-1]
+            legs[-1] = (origins, unique([*dests, *main[n][1]]), via, was_stated)
+            continue
         lo = dest_at[i - 1] + 1 if i else 0
         hi = dest_at[i + 1] if i + 1 < len(dest_at) else len(main)
         before = [x for role, refs, _k in main[lo:n] if role == "origin" for x in refs]

@@ -71,6 +71,10 @@ class Mentions(Document):
     """Step 1: runs of name-like words, looked up, accepted or rejected."""
 
     typed: list[Toponym]  # adjectives, embedded places and streets, set by ``toponyms``
+    unplaced: list[tuple[int, int]]  # runs no name of the index matches, set by ``_mentions``
+    #: Those of them a word of place marks ("to the Ein Issa camp"), set by ``_accepted``:
+    #: :class:`~routes.extract.toponyms.Toponyms` looks them up as other spellings.
+    unknown: list[tuple[Mention, bool]]
     _looked_up: dict[str, list[Candidate]]  # the candidates of every run, set by ``_mentions``
 
     def _gap(self, a: Token, b: Token) -> str:
@@ -278,8 +282,12 @@ class Mentions(Document):
             if named:
                 t0, t1 = self.toks[a], self.toks[j]
                 countries[j] = Mention(a, j, self._key(a, j), t0.start, t1.end, candidates=named)
+        self.unplaced = []
         for i, j, options in plans:
-            mentions += [countries[j]] if j in countries else self._choose(i, j, options, found)
+            chosen = [countries[j]] if j in countries else self._choose(i, j, options, found)
+            if not chosen and self._key(i, j) not in found:
+                self.unplaced.append((i, j))  # "Ein Issa": no place of that name, none in it
+            mentions += chosen
         return mentions
 
     def _street(self, a: int, b: int) -> bool:
@@ -421,8 +429,10 @@ class Mentions(Document):
 
     def _usable(self, x: int, y: int, found: dict[str, list[Candidate]]) -> bool:
         key = self._key(x, y)
-        if key not in found:
-            return False
+        return key in found and self._name_like(x, y, key)
+
+    def _name_like(self, x: int, y: int, key: str) -> bool:
+        """Tokens ``x..y`` may be a place's name: no acronym, no common or title word alone."""
         surface = self.text[self.toks[x].start : self.toks[y].end]
         letters = re.sub(r"[^A-Za-z]", "", surface)
         if letters.isupper() and len(letters) <= 5 and not self.x.is_acronym_name(surface):
@@ -541,7 +551,34 @@ class Mentions(Document):
                 self.rejected.append(Rejection(m.start, m.end, surface, reason))
                 continue
             kept.append((m, cue))
+        self.unknown = [
+            (m, True)
+            for m in self._unplaced_mentions()
+            if self._locative_cue(m)
+            and not self._modifier(m)
+            and not self._person(m, people, persons)
+            and not self._not_a_place(m, persons)
+        ]
         return kept
+
+    def _modifier(self, m: Mention) -> bool:
+        """``m`` qualifies the noun after it: "Houthi-held", "the Hamad housing project"
+        (not "the Ein Issa camp", whose noun is a place's)."""
+        nxt, prev = self._next(m.last), self._prev_word(m.first)
+        if nxt is None or not nxt.text.islower():
+            return False
+        if self._gap(self.toks[m.last], nxt) == "-":
+            return True
+        return prev is not None and prev.lower == "the" and nxt.lower not in PLACE_HEADS
+
+    def _unplaced_mentions(self) -> list[Mention]:
+        """The runs no name of the index matches that may still be places' names."""
+        out = []
+        for i, j in self.unplaced:
+            key = self._key(i, j)
+            if key and self._name_like(i, j, key):
+                out.append(Mention(i, j, key, self.toks[i].start, self.toks[j].end))
+        return out
 
     def _person(self, m: Mention, people: set[int], persons: set[str]) -> str | None:
         """Why ``m`` is a person's name here, if it is (see :mod:`.people`)."""

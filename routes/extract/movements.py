@@ -1,15 +1,17 @@
 """Movements: the grammar's clauses joined into corridors, open movements and vehicles.
 
 Each clause the grammar reads (:mod:`routes.extract.grammar`) with people moving gives
-legs from its origins to its destinations. A clause that names a destination but no origin
-takes the story's main origin (the one stated most often; a town before the country it is
-in) only when its verb goes on with the story's movement (not "returned"), and the corridor
-says so. Vehicles that carry no one they name are kept apart: empty ones going in (sent,
-headed toward a place, meant to fetch people, or arriving where people are to leave from)
-and aid convoys are never corridors; people move out of where empty vehicles went. A leg
-inside its own end ("from Antakya to Turkey", "from Hatay province to Antakya") or back to
-its start is no movement; a leg to a country and one to a town in it from the same start
-are one movement, told at the town.
+one movement from its origins to its destinations: ends that are lists ("from Mariupol and
+Berdiansk", "the towns of A and B") make one movement, drafted to its first placed leg
+with the other legs kept (``MovementDraft.also``). A clause that names a destination but
+no origin takes the story's main origin (the one stated most often; a town before the
+country it is in) only when its verb goes on with the story's movement (not "returned"),
+and the corridor says so. Vehicles that carry no one they name are kept apart: empty ones
+going in (sent, headed toward a place, meant to fetch people, or arriving where people are
+to leave from) and aid convoys are never corridors; people move out of where empty
+vehicles went. A leg inside its own end ("from Antakya to Turkey", "from Hatay province to
+Antakya") or back to its start is no movement; a leg to a country and one to a town in it
+from the same start are one movement, told at the town.
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ __all__ = ["SAME_PLACE_KM", "Movements"]
 #: Ends closer than this are one place: a leg between them is no movement, km.
 SAME_PLACE_KM = 10.0
 #: A toponym less sure than this, outside the story's country, is no movement's end: its
-#: name is kept unresolved instead of sending the movement to a far namesake.
+#: name is kept unresolved instead of sending the movement to a far namesake (so is one
+#: only far namesakes have: ``Toponyms.far_only``).
 WEAK_END = 0.35
 
 
@@ -59,7 +62,12 @@ class Movements(Grammar):
         """Movements, the story's main origin, vehicles that moved no one, unresolved ends."""
         incident_spans = {(f.start, f.end) for inc in incidents for f in inc.figures}
         figures = [f for f in figures if (f.start, f.end) not in incident_spans]
-        ends = [t for t in toponyms if t.confidence >= WEAK_END or t.place.country == focus]
+        far = self.far_only
+        ends = [
+            t
+            for t in toponyms
+            if (t.confidence >= WEAK_END or t.place.country == focus) and t.start not in far
+        ]
         places = {t.place.ref: t.place for t in ends}
         unresolved: dict[str, Unresolved] = {}
         claims = self.claims(ends, figures, unresolved, attributions, typed or [])
@@ -81,9 +89,16 @@ class Movements(Grammar):
         for move in movements:
             move.sentences = sorted(set(move.sentences))
             self._finish(move, dates, origin_sentence, attributions)
-        used = {r for m in movements for r in [*m.origins, *m.destinations, *m.via]}
+        used = {r for m in movements for r in [*m.origins, *m.destinations, *m.via, *m.listed]}
         used |= {r for v in vehicles for r in [*v.origins, *v.destinations]}
-        return movements, main_origin, vehicles, {r: u for r, u in unresolved.items() if r in used}
+        kept = {r: u for r, u in unresolved.items() if r in used}
+        self.review += [
+            f"unresolved {u.name!r} (chars {u.start}-{u.end}): {far[u.start]}: no movement is "
+            "drawn there"
+            for u in kept.values()
+            if u.start in far
+        ]
+        return movements, main_origin, vehicles, kept
 
     def _vehicles(
         self, claims: list[Claim], main_origin: str | None, figures: list[FigureMention]
@@ -129,7 +144,9 @@ class Movements(Grammar):
                 origins = [main_origin]
             refined = [o for o in c.parts if _refines(o, main_origin, places)]
             origins = unique(o if o not in refined else str(main_origin) for o in origins)
-            legs = [(a, b) for b in dests for a in origins if _a_movement(a, b, places)]
+            pairs = [(a, b) for b in dests for a in origins if _a_movement(a, b, places)]
+            legs = sorted(pairs, key=lambda p: _mappable_first(p, places))[:1]
+            also = [pair for pair in pairs if pair not in legs]
             if not legs:
                 if origins or dests:  # with its legs inside their ends, only its origins stay
                     move = MovementDraft(origins, [] if origins else dests)
@@ -156,6 +173,7 @@ class Movements(Grammar):
                         f"origin: where the sentence's previous leg ended (sentence {si + 1})"
                     )
                 corridor.via = unique([*corridor.via, *(v for v in c.via if v not in (start, end))])
+                corridor.also += [pair for pair in also if pair not in corridor.also]
                 self._add_sentence(corridor, si, figures if n == 0 else [])
         generic = sorted(self._moving - claimed)
         return corridors, open_moves, generic, origin_sentence
@@ -301,6 +319,17 @@ def _contains(area: Candidate, place: Candidate) -> bool:
     return False
 
 
+def _mappable_first(pair: tuple[str, str], places: dict[str, Candidate]) -> tuple[bool, ...]:
+    """The order in which a clause's legs (one movement whose ends are lists) are its
+    drafted leg: ends placed before unresolved ones, a town before a whole country."""
+    origin, destination = pair
+    return (
+        destination not in places,
+        origin not in places,
+        places[destination].feature == "country" if destination in places else False,
+    )
+
+
 def _a_movement(a: str, b: str, places: dict[str, Candidate]) -> bool:
     """A leg between two places apart, neither inside the other."""
     if a == b:
@@ -323,6 +352,7 @@ def _one_scale(corridors: list[MovementDraft], places: dict[str, Candidate]) -> 
         else:
             finer.sentences += c.sentences
             finer.figures += [f for f in c.figures if f not in finer.figures]
+            finer.also += [pair for pair in c.also if pair not in finer.also]
     return kept
 
 

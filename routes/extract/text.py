@@ -106,6 +106,8 @@ class Document:
         self.rejected: list[Rejection] = []
         self.lower_words = {t.text for t in self.toks if t.is_word and t.text.islower()}
         self.persons: set[str] = set()  # surnames of people named in the story
+        #: Start of each toponym only far namesakes have → why: no movement's end
+        self.far_only: dict[int, str] = {}
         self._possessive_names: set[str] = set()
 
     # -- runs of name-like tokens
