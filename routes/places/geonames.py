@@ -130,15 +130,19 @@ def geonames_in(bounds: Bounds) -> list[GeoName]:
     return [GeoName(*row) for row in rows]
 
 
-def geonames_of(country: str) -> list[GeoName]:
-    """The cities500 places of one country (ISO 3166-1 alpha-2), by GeoNames id.
+def geonames_of(*countries: str, least: int = 0) -> list[GeoName]:
+    """The cities500 places of ``countries`` (ISO 3166-1 alpha-2; none given: of all) with at
+    least ``least`` people, by GeoNames id.
 
     Examples
     --------
-    >>> len(geonames_of("SY")) > 100, {town.country for town in geonames_of("SY")}
-    (True, {'SY'})
+    >>> len(geonames_of("SY")) > 100, {town.country for town in geonames_of("SY", "IQ")}
+    (True, {'IQ', 'SY'})
     """
-    rows = _rows("SELECT * FROM cities WHERE country = ? ORDER BY id", country)
+    where = "population >= ?"
+    if countries:
+        where += f" AND country IN ({','.join('?' * len(countries))})"
+    rows = _rows(f"SELECT * FROM cities WHERE {where} ORDER BY id", least, *countries)
     return [GeoName(*row) for row in rows]
 
 

