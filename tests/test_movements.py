@@ -317,3 +317,13 @@ def test_destinations_each_with_its_own_to_are_movements_of_their_own() -> None:
 def test_a_name_that_qualifies_a_noun_is_no_unknown_place() -> None:
     text = "Thousands of Yemenis fled Hodeidah to the Houthi-held capital Sanaa."
     assert [t.text for t in extract(text, story_date=DAY).toponyms] == ["Hodeidah", "Sanaa"]
+
+
+def test_a_person_s_next_leg_starts_where_people_last_got_to() -> None:
+    crossing = "Families crossed into Poland at the border crossing at Medyka on Friday. "
+    text = crossing + "Olena said she would travel on to Krakow next week."
+    found = extract(text, story_date=DAY)
+    assert ("Medyka", "Krakow") in _legs(found)
+    assert any("where the previous leg ended" in n for m in found.movements for n in m.notes)
+    later = crossing + "Guards were busy. Queues were long. Olena said she would travel to Krakow."
+    assert all(origin != "Medyka" for origin, _ in _legs(extract(later, story_date=DAY)))

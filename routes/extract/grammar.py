@@ -122,6 +122,12 @@ PLACE_FIRST_WORDS = frozenset(
 )
 #: Every word of movement (the prefixes aside).
 _MOTION = MOTION_WORDS | MOVE_WORDS
+#: Subjects that are one person: their next leg starts where people last got to.
+PERSONS = frozenset(["he", "she"])
+#: How many sentences back a person's last stop is looked for.
+PERSON_REACH = 2
+#: Ends that are no stop on a person's way (a whole country or province).
+_AREAS = frozenset(["country", "admin1"])
 #: Compass words: "south of Mosul" locates, "to the south of Syria" goes.
 COMPASS = frozenset(["north", "south", "east", "west"])
 #: The words that list places: "A, B and C", "A or B".
@@ -333,6 +339,8 @@ class Grammar(Document):
         out: list[Claim] = []
         groups: list[list[str]] = []  # coordinated places, for "those two towns"
         last: list[str] = []  # the last destination, for "there"
+        kinds = {name.refs[0]: name.feature for name in names.values() if name.refs}
+        reached: tuple[int, list[str]] = (-9, [])  # where people last got to: sentence, places
         for si in sorted(self._moving):
             clauses = self._clauses(si)
             here = {k: names[k] for k in self._token_ranges[si] if k in names}
@@ -343,12 +351,15 @@ class Grammar(Document):
             frame = self._frame(si, here)
             previous: Claim | None = None
             for clause in clauses:
-                claims = self._clause(si, clause, here, frame, figures, previous)
+                went = reached[1] if si - reached[0] <= PERSON_REACH else []
+                claims = self._clause(si, clause, here, frame, figures, previous, went)
                 out += claims
                 previous = claims[-1] if claims else previous
                 for c in claims:
                     groups += [g for g in (c.origins, c.destinations) if len(g) > 1]
                     last = c.destinations or last
+                    stops = [r for r in [*c.destinations, *c.via] if kinds.get(r) not in _AREAS]
+                    reached = (si, stops) if c.mover == "people" and stops else reached
         return out
 
     def _clause(
@@ -359,7 +370,10 @@ class Grammar(Document):
         frame: list[str],
         figures: list[FigureMention],
         previous: Claim | None,
+        went: list[str] = (),  # type: ignore[assignment]
     ) -> list[Claim]:
+        """The clause's movements; ``went``: where people last got to, for a person's next
+        leg ("He would go to the nearby city of X" after arriving at a crossing)."""
         roles, joined = self._roles(clause, names)
         verb = next((k for k in clause if self._motion(k)), clause[-1])
         group = [r for k in clause if k < verb for r in self._groups.get(k, [])]
@@ -370,6 +384,13 @@ class Grammar(Document):
             mover, inbound = previous.mover, previous.inbound
         returning = any(self._returning(k) for k in clause)
         chained = self.toks[clause[0]].lower == "then" and previous is not None
+        person = (
+            not chained
+            and bool(went)
+            and any(self.toks[k].lower in PERSONS for k in clause if k < verb)
+        )
+        if person:  # a person goes on from where the story's people last got to
+            previous, chained = Claim(si, [], list(went)), True
         legs = _legs(roles, [*frame, *group[:1]], previous if chained else None, joined)
         parts = [
             r for role, refs, k in roles if role == "origin" and self._part(k, names) for r in refs

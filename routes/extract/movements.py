@@ -170,7 +170,7 @@ class Movements(Grammar):
                     )
                 if c.chained:
                     corridor.notes.append(
-                        f"origin: where the sentence's previous leg ended (sentence {si + 1})"
+                        f"origin: where the previous leg ended (sentence {si + 1} names none)"
                     )
                 corridor.via = unique([*corridor.via, *(v for v in c.via if v not in (start, end))])
                 corridor.also += [pair for pair in also if pair not in corridor.also]
