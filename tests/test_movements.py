@@ -327,3 +327,10 @@ def test_a_person_s_next_leg_starts_where_people_last_got_to() -> None:
     assert any("where the previous leg ended" in n for m in found.movements for n in m.notes)
     later = crossing + "Guards were busy. Queues were long. Olena said she would travel to Krakow."
     assert all(origin != "Medyka" for origin, _ in _legs(extract(later, story_date=DAY)))
+
+
+def test_the_city_is_the_city_the_text_named_last() -> None:
+    text = "Shelling hit Aleppo on Monday. Families from Atarib fled to the crowded city centre."
+    assert _legs(extract(text, story_date=DAY)) == {("Atarib", "Aleppo")}
+    named = "Shelling hit Aleppo on Monday. Families from Atarib fled to the city of Idlib."
+    assert _legs(extract(named, story_date=DAY)) == {("Atarib", "Idlib")}

@@ -340,12 +340,13 @@ class Grammar(Document):
         groups: list[list[str]] = []  # coordinated places, for "those two towns"
         last: list[str] = []  # the last destination, for "there"
         kinds = {name.refs[0]: name.feature for name in names.values() if name.refs}
+        cities = {t.place.ref for t in toponyms if _a_city(t)}
         reached: tuple[int, list[str]] = (-9, [])  # where people last got to: sentence, places
         for si in sorted(self._moving):
             clauses = self._clauses(si)
             here = {k: names[k] for k in self._token_ranges[si] if k in names}
             for k in (k for c in clauses for k in c):
-                group = self._anaphor(k, groups, last)
+                group = self._anaphor(k, groups, last) or self._the_city(k, names, cities)
                 if group is not None:
                     here.setdefault(k, Name(k, k, tuple(group)))
             frame = self._frame(si, here)
@@ -443,6 +444,29 @@ class Grammar(Document):
         if count is None or nxt is None or nxt.lower not in GROUP_NOUNS:
             return None
         return next((g for g in reversed(groups) if len(g) == count), None)
+
+    def _the_city(self, k: int, names: dict[int, Name], cities: set[str]) -> list[str] | None:
+        """ "the (heavily defended) city (centre)" → the city the text named last, in the two
+        sentences before (not in its own, whose cities are its own ends; not "the city of
+        X", which names it)."""
+        noun = next(
+            (s for s in range(3) if (t := self._next(k, s)) is not None and t.lower == "city"),
+            None,
+        )
+        if self.toks[k].lower != "the" or noun is None:
+            return None
+        between = [self._next(k, s) for s in range(noun)]
+        after = self._next(k, noun + 1)
+        if any(t is None or t.is_namey for t in between) or (after and after.lower == "of"):
+            return None
+        sentence = self.toks[k].sentence
+        for j in range(self._token_ranges[sentence].start - 1, -1, -1):
+            if self.toks[j].sentence < sentence - PERSON_REACH:
+                return None
+            name = names.get(j)
+            if name is not None and name.refs and name.refs[0] in cities:
+                return list(name.refs)
+        return None
 
     # -- roles
 
@@ -681,6 +705,14 @@ class Grammar(Document):
                 if any(toks[x].lower in MOVER_NOUNS | {"them", "us", "him", "her"} for x in ahead):
                     return True
         return False
+
+
+def _a_city(top: Toponym) -> bool:
+    """A toponym that "the city" may stand for: a town of 100,000 or a curated city."""
+    c = top.place
+    return (c.kind == "geonames" and c.population >= 100_000) or (
+        c.kind == "curated" and c.feature == "city"
+    )
 
 
 def _noun(word: str) -> bool:
