@@ -474,8 +474,9 @@ class Grammar(Document):
         self, clause: list[int], names: dict[int, Name]
     ) -> tuple[list[tuple[str, list[str], int]], set[int]]:
         """``(role, refs, token)`` of each place the clause names, in text order, and the
-        tokens of those that go on the end before them: listed under its word ("the towns
-        of A and B"), or the far end of a range ("all over Turkey, from A to B")."""
+        tokens of those that go on the end before them: the far end of a range ("all over
+        Turkey, from A to B": one spread, whose end is a list of places). A list ("the towns
+        of A and B") names places each reached: movements of their own, each a flow."""
         roles: list[tuple[str, list[str], int]] = []
         joined: set[int] = set()
         seen: set[int] = set()
@@ -485,12 +486,12 @@ class Grammar(Document):
             if name is None or name.first in seen:
                 continue
             seen.add(name.first)
-            role, listed = self._role(name, names, roles)
+            role = self._role(name, names, roles)
             if role is None and self._before_people(name):
                 role = "origin"  # "Mariupol residents", "Buzi evacuees"
             if role is None:
                 continue
-            if listed or (ranged and role == roles[-1][0] == "destination"):
+            if ranged and role == roles[-1][0] == "destination":
                 joined.add(k)
             prev = self._prev_word(name.first)
             ranged = role == "destination" and prev is not None and prev.lower == "from"
@@ -508,20 +509,18 @@ class Grammar(Document):
 
     def _role(
         self, name: Name, names: dict[int, Name], so_far: list[tuple[str, list[str], int]]
-    ) -> tuple[str | None, bool]:
-        """The role the words before ``name`` give it (see the module's docstring), and
-        whether it has it as the next place of a list under one word ("A and B", not "to
-        A or to B")."""
+    ) -> str | None:
+        """The role the words before ``name`` give it (see the module's docstring)."""
         if self._locates_next(name, names):
-            return None, False
+            return None
         toks, k = self.toks, name.first
         nxt = self._next(name.last)
         if nxt is not None and nxt.text.islower() and self._gap(toks[name.last], nxt) == "-":
-            return None, False  # "Iran-aligned", "Russian-occupied": a modifier, not a place
+            return None  # "Iran-aligned", "Russian-occupied": a modifier, not a place
         j, steps = k - 1, 0
         while j >= 0 and toks[j].sentence == toks[k].sentence and steps < REACH:
             if _BREAK.search(self._gap(toks[j], toks[j + 1])) or toks[j].quoted:
-                return None, False
+                return None
             other = names.get(j)
             if other is not None and other.first != name.first:
                 between = self.text[toks[j].end : toks[k].start]
@@ -529,17 +528,16 @@ class Grammar(Document):
                     j, steps = other.first - 1, steps + 1
                     continue
                 if _LIST.fullmatch(between) and not _locator(name, other, between):
-                    role = next(
+                    return next(
                         (r for r, _refs, kk in reversed(so_far) if names.get(kk) is other), None
                     )
-                    return role, not re.search(r"\bto\b", between)
-                return None, False
+                return None
             role = self._cue(j)
             if role == "":
                 j, steps = j - 1, steps + 1
                 continue
-            return role, False
-        return None, False
+            return role
+        return None
 
     def _locates_next(self, name: Name, names: dict[int, Name]) -> bool:
         """``name`` only says where the next place is ("Syria's Idlib"), or is a state capital's."""
@@ -769,9 +767,9 @@ def _legs(
     people's place ("rebels in A"), then where the clause before it ended ("..., and then
     into B"), then the clause's frame ("In A, ...") or its people's country ("Venezuelans")
     stand in; the last item says whether the origin was stated. A destination ``joined`` to
-    the one before it (listed under one word, "the towns of A and B", or the far end of a
-    range, "from A to B" after "all over") goes on that end: one movement whose end is a
-    list of places, as the movements set's guidelines count it.
+    the one before it (the far end of a range, "from A to B" after "all over") goes on that
+    end: one movement whose end is a list of places, as the movements set's guidelines
+    count it.
     """
     via = unique(r for role, refs, _k in roles if role == "via" for r in refs)
     stays = unique(r for role, refs, _k in roles if role == "stay" for r in refs)
@@ -786,7 +784,7 @@ def _legs(
     dest_at = [n for n, r in enumerate(main) if r[0] == "destination"]
     every = unique(x for role, refs, _k in main if role == "origin" for x in refs)
     for i, n in enumerate(dest_at):
-        if i and dest_at[i - 1] == n - 1 and main[n][2] in joined:  # "the towns of A and B"
+        if i and dest_at[i - 1] == n - 1 and main[n][2] in joined:  # "from Istanbul to Hakkari"
             origins, dests, _via, was_stated = legs[-1]
             legs[-1] = (origins, unique([*dests, *main[n][1]]), via, was_stated)
             continue

@@ -1,17 +1,17 @@
 """Movements: the grammar's clauses joined into corridors, open movements and vehicles.
 
 Each clause the grammar reads (:mod:`routes.extract.grammar`) with people moving gives
-one movement from its origins to its destinations: ends that are lists ("from Mariupol and
-Berdiansk", "the towns of A and B") make one movement, drafted to its first placed leg
-with the other legs kept (``MovementDraft.also``). A clause that names a destination but
-no origin takes the story's main origin (the one stated most often; a town before the
-country it is in) only when its verb goes on with the story's movement (not "returned"),
-and the corridor says so. Vehicles that carry no one they name are kept apart: empty ones
-going in (sent, headed toward a place, meant to fetch people, or arriving where people are
-to leave from) and aid convoys are never corridors; people move out of where empty
-vehicles went. A leg inside its own end ("from Antakya to Turkey", "from Hatay province to
-Antakya") or back to its start is no movement; a leg to a country and one to a town in it
-from the same start are one movement, told at the town.
+movements from its origins to its destinations; a range of destinations ("to provinces all
+over Turkey, from Istanbul to Hakkari") is one movement whose end is a list of places,
+drafted to its first placed one, the other legs kept (``MovementDraft.also``). A clause
+that names a destination but no origin takes the story's main origin (the one stated most
+often; a town before the country it is in) only when its verb goes on with the story's
+movement (not "returned"), and the corridor says so. Vehicles that carry no one they name
+are kept apart: empty ones going in (sent, headed toward a place, meant to fetch people,
+or arriving where people are to leave from) and aid convoys are never corridors; people
+move out of where empty vehicles went. A leg inside its own end ("from Antakya to
+Turkey", "from Hatay province to Antakya") or back to its start is no movement; a leg to a
+country and one to a town in it from the same start are one movement, told at the town.
 """
 
 from __future__ import annotations
@@ -145,8 +145,10 @@ class Movements(Grammar):
             refined = [o for o in c.parts if _refines(o, main_origin, places)]
             origins = unique(o if o not in refined else str(main_origin) for o in origins)
             pairs = [(a, b) for b in dests for a in origins if _a_movement(a, b, places)]
-            legs = sorted(pairs, key=lambda p: _mappable_first(p, places))[:1]
-            also = [pair for pair in pairs if pair not in legs]
+            legs = [  # from each origin, one movement to its end's list of places
+                min((p for p in pairs if p[0] == a), key=lambda p: _mappable_first(p, places))
+                for a in unique(a for a, _b in pairs)
+            ]
             if not legs:
                 if origins or dests:  # with its legs inside their ends, only its origins stay
                     move = MovementDraft(origins, [] if origins else dests)
@@ -173,7 +175,11 @@ class Movements(Grammar):
                         f"origin: where the previous leg ended (sentence {si + 1} names none)"
                     )
                 corridor.via = unique([*corridor.via, *(v for v in c.via if v not in (start, end))])
-                corridor.also += [pair for pair in also if pair not in corridor.also]
+                corridor.also += [
+                    p
+                    for p in pairs
+                    if p[0] == start and p != (start, end) and p not in corridor.also
+                ]
                 self._add_sentence(corridor, si, figures if n == 0 else [])
         generic = sorted(self._moving - claimed)
         return corridors, open_moves, generic, origin_sentence
@@ -320,7 +326,7 @@ def _contains(area: Candidate, place: Candidate) -> bool:
 
 
 def _mappable_first(pair: tuple[str, str], places: dict[str, Candidate]) -> tuple[bool, ...]:
-    """The order in which a clause's legs (one movement whose ends are lists) are its
+    """The order in which the legs of a movement whose end is a list of places are its
     drafted leg: ends placed before unresolved ones, a town before a whole country."""
     origin, destination = pair
     return (
