@@ -67,6 +67,8 @@ Role = Literal[
     "city",
     "neighbourhood",
     "country",
+    "camp",  # a refugee or displacement camp, settlement or reception centre
+    "area",  # a named region that is no administrative unit: a valley, an island, a corridor
 ]
 #: What a figure counts (its unit).
 FigureKind = Literal[
@@ -139,6 +141,9 @@ class Place(_Record):
     lon: float = Field(ge=-180, le=180)
     source: str
     detail: str | None = None
+    #: Its country (ISO 3166-1 alpha-2), when a curated record says so
+    #: (``geodata/sites.yaml``); without it, the nearest GeoNames town's is taken.
+    country: str | None = Field(default=None, pattern=r"^[A-Z]{2}$")
 
 
 class Span(_Record):
@@ -383,7 +388,7 @@ class Scenario(_Record):
 
 
 class Gazetteer(_Record):
-    """Curated places outside any one scenario (``geodata/gazetteer.yaml``)."""
+    """Curated places outside any one scenario (``geodata/gazetteer.yaml``, ``sites.yaml``)."""
 
     sources: list[Source]
     places: list[Place]
@@ -438,9 +443,9 @@ def dump(scenario: Scenario) -> str:
     return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
 
 
-def load_gazetteer() -> Gazetteer:
-    """The curated gazetteer bundled with `routes`."""
-    path = datasets.get_path("gazetteer")
+def load_gazetteer(name: str = "gazetteer") -> Gazetteer:
+    """A curated gazetteer bundled with `routes`: ``"gazetteer"`` or ``"sites"``."""
+    path = datasets.get_path(name)
     try:
         return Gazetteer.model_validate(
             _parse_yaml(decode(path.read_bytes(), str(path)), path) or {}
