@@ -157,7 +157,7 @@ def test_aleppo_default_map(report: Callable[..., None]) -> None:
     story = scenario.load("aleppo-2016-12")
     G = network.proxy_network(story)
     best = corridors.route_corridors(G, story)
-    html = render.page(render.build_map(story, best, network=G))
+    html = render.page(render.build_map(story, best, network=G), cdn=True)
     kb = len(html.encode("utf-8")) / 1024
     vertices = int(np.sum([len(g.coords) for g in best.geometry if g is not None]))
     report("map: default Aleppo page (proxy, CDN)", "", f"{kb:.0f} KB ({vertices} route vertices)",

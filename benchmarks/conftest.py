@@ -3,7 +3,7 @@
 Every benchmark times our path and the stock one in the same run with :func:`timed`
 (median of repeated calls, wall clock) and asserts that both give the same results.
 
-Modes: full by default (the sizes and targets of issue 7; writes the README table);
+Modes: full by default (the sizes and targets of issue 7; writes the table of docs/performance.md);
 quick with ``ROUTES_BENCH_QUICK=1`` (smaller graphs, fewer rounds, targets relaxed by
 :data:`QUICK_SLACK` because CI machines are shared and noisy; same-result checks
 unchanged). Results go to ``output/benchmarks/<mode>.md`` and ``.json`` (or the folder in
@@ -110,7 +110,7 @@ def report() -> Callable[..., None]:
 
 
 def machine() -> dict[str, str]:
-    """The machine the suite ran on: what the README states beside the table."""
+    """The machine the suite ran on: what docs/performance.md states beside the table."""
     lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines()
     model = next((line.split(":", 1)[1].strip() for line in lscpu if "Model name" in line), "")
     from importlib.metadata import version

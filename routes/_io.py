@@ -1,43 +1,69 @@
-"""Writing files so that a failed or killed run leaves the old file or the new one, never half.
+"""Reading inputs once, strictly; writing files so that a failed or killed run leaves the old
+file or the new one, never half.
 
 Every file `routes` writes goes through here: the data goes to a temporary file in
-the target's folder, is flushed to disk (fsync), then moved over the target with
-``os.replace`` (atomic on POSIX). Nothing is deleted before its replacement is
-complete. A temporary file's name carries the writing process's id, so one left
-by a killed run is swept by the next write into that folder.
+the target's folder, is flushed to disk (fsync), checked (its size is what was written;
+a writer that cannot report a failed write, such as GDAL's KML and GeoJSON drivers, has
+it read back), then moved over the target with ``os.replace`` (atomic on POSIX).
+Nothing is deleted before its replacement is complete; a write whose size is known
+first checks the free space. The target must be a regular file (or not exist) in a
+folder that exists: a link to one is followed, a device, pipe or folder is refused, and
+no folder is created here. A temporary file's name carries the writing process's id,
+so one left by a killed run is swept by the next write into that folder.
+
+Inputs are read as bytes from regular files only (a FIFO, a device or ``/dev/zero``
+would block or never end), up to a stated size, and decoded once, strictly, as UTF-8:
+:func:`read_input`, :func:`decode`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import re
 import secrets
-from collections.abc import Iterator
+import shutil
+import stat
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import Any, BinaryIO, TextIO
 
-from routes.errors import UsageError
+from routes.errors import UsageError, WriteError
 
 __all__ = [
+    "MAX_SCENARIO_BYTES",
     "atomic_path",
+    "decode",
     "file_sha256",
     "inside",
+    "make_folder",
     "open_atomically",
     "open_binary_atomically",
+    "parse_json",
     "private_dir",
+    "read_input",
+    "regular_file",
+    "writable",
     "write_atomically",
 ]
+
+#: The largest scenario file read, bytes: a scenario is a few kilobytes of YAML.
+MAX_SCENARIO_BYTES = 32 * 2**20
 
 _TEMP = re.compile(r"\.(?P<name>.+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.tmp(?:\..*)?")
 
 
 def write_atomically(path: str | Path, data: bytes) -> Path:
     """Write ``data`` to ``path``: readers see the previous file or the new one, never a part."""
-    path = Path(path)
-    with atomic_path(path) as tmp, open(tmp, "wb") as f:
-        f.write(data)
+    path = writable(path)
+    _room_for(path, len(data))
+    with atomic_path(path) as tmp:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        _expect_size(tmp, len(data), path)
     return path
 
 
@@ -50,26 +76,37 @@ def file_sha256(path: str | Path) -> str:
 @contextlib.contextmanager
 def open_atomically(path: str | Path) -> Iterator[TextIO]:
     """A UTF-8 text file to stream ``path`` through; it appears whole on success, else not."""
-    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as f:
-        yield f
+    with atomic_path(path) as tmp:
+        with open(tmp, "w", encoding="utf-8") as f:
+            yield f
+            f.flush()
+            size = f.tell()  # UTF-8 has no shift state: the position is the bytes written
+        _expect_size(tmp, size, Path(path))
 
 
 @contextlib.contextmanager
 def open_binary_atomically(path: str | Path) -> Iterator[BinaryIO]:
     """A binary file to stream ``path`` through (large arrays need no copy in memory)."""
-    with atomic_path(path) as tmp, open(tmp, "wb") as f:
-        yield f
+    with atomic_path(path) as tmp:
+        with open(tmp, "wb") as f:
+            yield f
+            f.flush()
+            size = f.tell()
+        _expect_size(tmp, size, Path(path))
 
 
 @contextlib.contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
+def atomic_path(
+    path: str | Path, *, verify: Callable[[Path], None] | None = None
+) -> Iterator[Path]:
     """A fresh temporary path beside ``path`` (same suffix, so GDAL picks the same driver).
 
-    Write it inside the ``with``; on success it is fsynced and replaces ``path``, on
-    any failure it (and any ``-journal``/``-wal`` SQLite leaves beside it) is removed.
+    Write it inside the ``with``; on success it is fsynced, checked by ``verify`` (which
+    raises when what was written is not whole: a writer that does not report a failed
+    write is read back) and replaces ``path``; on any failure it (and any
+    ``-journal``/``-wal`` SQLite leaves beside it) is removed and ``path`` is untouched.
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = writable(path)
     _sweep(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp{path.suffix}")
     try:
@@ -79,12 +116,69 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
             os.fsync(fd)
         finally:
             os.close(fd)
+        if verify is not None:
+            verify(tmp)
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
         _fsync_dir(path.parent)
     finally:
         for leftover in (tmp, *tmp.parent.glob(f"{tmp.name}-*")):
             leftover.unlink(missing_ok=True)
+
+
+def writable(path: str | Path) -> Path:
+    """``path`` as a file to write: its folder must exist, and it must be a regular file or
+    not exist (a link to a regular file is followed, so the link stays a link); a device,
+    a pipe or a folder (``-o /dev/stdout``) is refused rather than replaced."""
+    path = Path(path)
+    if path.is_symlink() and path.resolve().is_file():
+        path = path.resolve()
+    if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
+        raise UsageError(f"{path} is not a regular file (a device, pipe, link or folder); "
+                         "write to a file path")  # fmt: skip
+    if not path.parent.is_dir():
+        raise UsageError(f"cannot write {path}: the folder {path.parent} does not exist; "
+                         "create it first or choose another path")  # fmt: skip
+    return path
+
+
+def regular_file(path: str | Path, what: str = "input") -> Path:
+    """``path``, which must be a regular file (links followed): never a FIFO, which blocks,
+    a device such as ``/dev/zero``, which never ends, or a folder."""
+    path = Path(path)
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise UsageError(f"cannot read the {what} {path}: {exc.strerror}") from None
+    if not stat.S_ISREG(mode):
+        raise UsageError(f"{path}: the {what} is not a regular file (a pipe, device or folder); "
+                         "pass a file")  # fmt: skip
+    return path
+
+
+def read_input(source: str | Path, *, limit: int, what: str = "input") -> bytes:
+    """The bytes of a regular file, or of standard input for ``"-"``, refused past ``limit``."""
+    if str(source) == "-":
+        data = sys.stdin.buffer.read(limit + 1)
+        name = "<stdin>"
+    else:
+        path = regular_file(source, what)
+        name = str(path)
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    if len(data) > limit:
+        raise UsageError(f"{name}: the {what} is larger than {limit:,} bytes")
+    return data
+
+
+def decode(data: bytes, name: str) -> str:
+    """``data`` as UTF-8, strictly: one error naming ``name`` and the byte offset otherwise."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = data[exc.start : exc.start + 1].hex()
+        raise UsageError(f"{name}: not UTF-8 at byte {exc.start} (0x{bad}); "
+                         "save it as UTF-8 text") from None  # fmt: skip
 
 
 def inside(folder: str | Path, name: str) -> Path:
@@ -96,6 +190,18 @@ def inside(folder: str | Path, name: str) -> Path:
     return path
 
 
+def make_folder(path: str | Path) -> Path:
+    """The folder ``path`` an output goes into, created if missing; its parent must exist
+    (a mistyped ``-o`` is an error, not a tree of new folders)."""
+    path = Path(path)
+    if not path.is_dir():
+        if not path.parent.is_dir():
+            raise UsageError(f"cannot write into {path}: the folder {path.parent} does not "
+                             "exist; create it first or choose another folder")  # fmt: skip
+        path.mkdir(exist_ok=True)
+    return path
+
+
 def private_dir(path: str | Path) -> Path:
     """Create ``path`` (a cache folder) readable by its owner only (0700)."""
     path = Path(path)
@@ -103,6 +209,55 @@ def private_dir(path: str | Path) -> Path:
     if path.stat().st_mode & 0o077:
         path.chmod(0o700)
     return path
+
+
+def parse_json(text: str, name: str) -> Any:
+    """JSON text parsed; a syntax error, or a lone surrogate escape (``"\\ud800"``, text no
+    UTF-8 file can hold), is one error naming ``name`` and where."""
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"{name}: not JSON ({exc})") from None
+    _no_lone_surrogates(value, name)
+    return value
+
+
+def _no_lone_surrogates(value: Any, name: str) -> None:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            bad = _SURROGATE.search(item)
+            if bad:
+                raise UsageError(f"{name}: a lone surrogate (\\u{ord(bad.group()):04x}) at "
+                                 f"character {bad.start()} of a string; text must be valid "
+                                 "Unicode")  # fmt: skip
+        elif isinstance(item, dict):
+            stack += [*item.keys(), *item.values()]
+        elif isinstance(item, list):
+            stack += item
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _room_for(path: Path, size: int) -> None:
+    """Refuse a write of ``size`` bytes that the folder's free space cannot hold."""
+    try:
+        free = shutil.disk_usage(path.parent).free
+    except OSError:
+        return
+    if free < size:
+        raise WriteError(f"cannot write {path}: it needs {size:,} bytes, {path.parent} has "
+                         f"{free:,} free; free some space (the old file is kept)")  # fmt: skip
+
+
+def _expect_size(tmp: Path, size: int, path: Path) -> None:
+    """Refuse a temporary file whose size is not what was written (a short write)."""
+    written = os.stat(tmp).st_size
+    if written != size:
+        raise WriteError(f"cannot write {path}: {written:,} of {size:,} bytes reached the disk "
+                         "(is it full?); the old file is left as it was")  # fmt: skip
 
 
 def _sweep(path: Path) -> None:

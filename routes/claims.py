@@ -21,6 +21,7 @@ HXL_TAGS = {
     "origin_lon": "#geo+lon",
     "time": "#date",
     "count": "#affected+idps+ind",
+    "cumulative": "#affected+idps+ind+cumulative",
     "source": "#meta+source",
 }
 
@@ -48,23 +49,49 @@ def claim_rows(scenario: Scenario) -> list[dict[str, Any]]:
 
 
 def flow_rows(scenario: Scenario) -> list[dict[str, Any]]:
-    """flowmap.blue flows with a ``time`` column: each corridor's chosen claim series, by day.
+    """flowmap.blue flows by day: ``count`` is the people moved that day, so that summing it
+    over any range of days, as flowmap.blue does, counts each person once.
 
-    A corridor whose ``line_width`` claim is a cumulative head count gets one row
-    per day that series has a value; any other corridor one row at its first day
-    (count empty when no head count is chosen). Counts keep their qualifier and source.
+    A corridor's series is the claims of the source its ``line_width`` claim is from: a
+    cumulative series gives one row per day its total changes, ``count`` the change
+    (``cumulative`` the total); daily tallies give one row per day, ``count`` the tally
+    (``cumulative`` their running sum). Summed, ``count`` gives the series' last total:
+    the line's final figure. Any other corridor has one row at its date (``count`` empty
+    without a head count). Each row keeps the qualifier and source of the claim behind it.
     """
     rows = []
     for c in scenario.corridors:
         chosen = c.width_claim()
-        if chosen is None or chosen.kind != "people":
-            rows.append(_flow(scenario, c, c.date, None))
-        elif chosen.tally != "cumulative":
-            rows.append(_flow(scenario, c, chosen.date or c.date, chosen))
-        else:
-            series = ((day, c.width_on(day)) for day in scenario.dates())
-            rows += [_flow(scenario, c, day, claim) for day, claim in series if claim]
+        if chosen is None or chosen.kind != "people" or chosen.tally not in ("cumulative", "day"):
+            count = chosen.value if chosen is not None and chosen.kind == "people" else None
+            rows.append(_flow(scenario, c, (chosen and chosen.date) or c.date, chosen, count))
+            continue
+        total = 0
+        for day, claim in _series(c, chosen):
+            count = claim.value - total if chosen.tally == "cumulative" else claim.value
+            total += count
+            if count or not rows or rows[-1]["corridor_id"] != c.id:
+                rows.append(_flow(scenario, c, day, claim, count, total))
     return rows
+
+
+def _series(c: Corridor, chosen: Figure) -> list[tuple[dt.date, Figure]]:
+    """The dated claims of ``chosen``'s kind, tally and source, one per day (on a day with
+    several, ``chosen`` or else the last listed), in order of day."""
+    same = [
+        f
+        for f in c.figures
+        if f.kind == chosen.kind
+        and f.tally == chosen.tally
+        and (f.by or f.according_to) == (chosen.by or chosen.according_to)
+        and f.date is not None
+    ]
+    by_day: dict[dt.date, Figure] = {}
+    for f in same:
+        assert f.date is not None
+        if by_day.get(f.date) is not chosen:
+            by_day[f.date] = f
+    return sorted(by_day.items())
 
 
 def popup_claims(figures: list[Figure], scenario: Scenario) -> list[tuple[str, str]]:
@@ -126,15 +153,21 @@ def _claim(f: Figure, scenario: Scenario) -> dict[str, Any]:
 
 
 def _flow(
-    scenario: Scenario, c: Corridor, day: dt.date | None, claim: Figure | None
+    scenario: Scenario,
+    c: Corridor,
+    day: dt.date | None,
+    claim: Figure | None,
+    count: int | None,
+    cumulative: int | None = None,
 ) -> dict[str, Any]:
     origin = scenario.place(c.origin)
     details = _claim(claim, scenario) if claim else {}
     return {
         "origin": c.origin,
         "dest": c.destination,
-        "count": claim.value if claim else None,
+        "count": count,
         "time": day.isoformat() if day else "",
+        "cumulative": cumulative,
         "qualifier": details.get("qualifier", ""),
         "tally": details.get("tally", ""),
         "according_to": details.get("according_to", ""),

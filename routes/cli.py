@@ -20,6 +20,7 @@ from typer.core import TyperGroup
 from routes import __version__, settings
 from routes.errors import RoutesError, UsageError
 from routes.options import ExportFormat, NetworkChoice, Search, Weight
+from routes.text import for_terminal, terminal_json
 
 if TYPE_CHECKING:
     from routes.pipeline import Run
@@ -115,11 +116,11 @@ MaxSnapOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-_SELF_CONTAINED_HELP = (
-    "Inline every script and stylesheet: the page needs no network "
-    "(basemap tiles aside). Takes them from npm packages, fetched once with npm."
+_CDN_HELP = (
+    "Write the small page that loads Leaflet and its plugins from their CDNs (it needs the "
+    "network). By default the page carries them itself and works offline."
 )
-SelfContainedOption = Annotated[bool, typer.Option("--self-contained", help=_SELF_CONTAINED_HELP)]
+CdnOption = Annotated[bool, typer.Option("--cdn", help=_CDN_HELP)]
 StaticOption = Annotated[bool, typer.Option("--static", help="Draw corridors without animation.")]
 PngOption = Annotated[
     Path | None,
@@ -210,14 +211,33 @@ def _routing_options(*, alternatives: bool = True) -> Callable[[Any], Any]:
 
 @contextmanager
 def _user_errors() -> Iterator[None]:
-    """Turn every user-facing failure into one red line and exit code 2."""
+    """Turn every user-facing failure into one red line (a scenario's problems: one line
+    each) and exit code 2."""
+    from routes.errors import ScenarioError
+
     try:
         yield
     except Exception as exc:
-        if not _for_the_user(exc):
+        if isinstance(exc, ScenarioError) and len(exc.problems) > 1:
+            _say_problems(exc)
+        elif not _for_the_user(exc):
             raise
-        _say(f"error: {_one_line(exc)}", typer.colors.RED)
+        else:
+            _say(f"error: {_one_line(exc)}", typer.colors.RED)
         raise typer.Exit(2) from None
+
+
+#: At most this many of a scenario's problems are listed (then how many more there are).
+_MAX_PROBLEMS = 100
+
+
+def _say_problems(exc: Any) -> None:
+    """A scenario's problems, one line each (file: record field: what), then their count."""
+    for problem in exc.problems[:_MAX_PROBLEMS]:
+        _say(f"{exc.path}: {problem}", typer.colors.RED)
+    more = len(exc.problems) - _MAX_PROBLEMS
+    _say(f"{len(exc.problems)} problem(s) in {exc.path}" + (f" ({more} more not listed)"
+         if more > 0 else ""), typer.colors.RED)  # fmt: skip
 
 
 def _for_the_user(exc: Exception) -> bool:
@@ -227,15 +247,16 @@ def _for_the_user(exc: Exception) -> bool:
     ).__module__.startswith(("pyogrio", "osgeo"))
 
 
-def _one_line(exc: BaseException) -> str:
+def _one_line(exc: BaseException, limit: int = 400) -> str:
+    """The error as one line, cut at ``limit`` characters (GDAL quotes whole SQL scripts)."""
     if isinstance(exc, OSError) and exc.filename and exc.strerror:
         return f"{exc.filename}: {exc.strerror}"
-    return " ".join(str(exc).split()) or type(exc).__name__
+    line = " ".join(str(exc).split()) or type(exc).__name__
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 class _SayHandler(logging.Handler):
-    """The library's log records, as the CLI's yellow lines on stderr; those of a long
-    step's progress (``progress=(done, total)``, the ``routes.progress`` logger) as a bar."""
+    """The library's log records as the CLI's lines on stderr; ``progress`` ones as a bar."""
 
     bar: Any = None
     task: Any = None
@@ -244,10 +265,9 @@ class _SayHandler(logging.Handler):
         done, total = getattr(record, "progress", (None, None))
         if done is not None:
             if self.bar is None:
-                from rich.console import Console
-                from rich.progress import Progress
+                from rich import console, progress
 
-                self.bar = Progress(console=Console(stderr=True), transient=True)
+                self.bar = progress.Progress(console=console.Console(stderr=True), transient=True)
                 self.bar.start()
                 self.task = self.bar.add_task(record.getMessage(), total=total)
             self.bar.update(self.task, completed=done, description=record.getMessage())
@@ -256,11 +276,17 @@ class _SayHandler(logging.Handler):
                 self.bar = None
             return
         colour = typer.colors.YELLOW if record.levelno >= logging.WARNING else None
-        typer.secho(self.format(record), fg=colour, err=True)
+        _say(self.format(record), colour)
 
 
-def _say(message: str, colour: str = typer.colors.YELLOW) -> None:
-    typer.secho(message, fg=colour, err=True)
+def _say(message: str, colour: str | None = typer.colors.YELLOW) -> None:
+    """A line on stderr; whatever it quotes has its control characters escaped."""
+    typer.secho(for_terminal(message), fg=colour, err=True)
+
+
+def _echo(line: str) -> None:
+    """A line on stdout (a path, a row), its control characters escaped."""
+    typer.echo(for_terminal(line))
 
 
 def _version(value: bool) -> None:
@@ -290,17 +316,28 @@ def _log_to_stderr(level: int) -> Callable[[], None]:
     """Send the ``routes`` logger's records to stderr as the CLI's lines, for this run only;
     the function that puts the logger back as it was (library users and pytest's caplog
     then see the records again)."""
+    import warnings
+
     log = logging.getLogger("routes")
     steps = logging.getLogger("routes.progress")  # a bar unless only errors are wanted
-    before = log.handlers[:], log.propagate, log.level, steps.level
+    before = log.handlers[:], log.propagate, log.level, steps.level, warnings.showwarning
     log.handlers[:], log.propagate = [_SayHandler()], False
     log.setLevel(level)
     steps.setLevel(logging.INFO if level < logging.ERROR else level)
+
+    def note(message: Any, category: type, filename: str, *_: Any, **__: Any) -> None:
+        """A library's warning, as one line at INFO (shown with -v), never raw on stderr."""
+        parts = Path(filename).parts
+        where = parts[parts.index("site-packages") + 1] if "site-packages" in parts else "python"
+        log.info("%s: %s: %s", where.removesuffix(".py"), category.__name__, message)
+
+    warnings.showwarning = note
 
     def restore() -> None:
         log.handlers[:], log.propagate = before[0], before[1]
         log.setLevel(before[2])
         steps.setLevel(before[3])
+        warnings.showwarning = before[4]
 
     return restore
 
@@ -345,7 +382,7 @@ def map_command(
         Path | None, _output("HTML file to write [default: output/<scenario id>.html].")
     ] = None,
     routing: _Routing = _Routing(),
-    self_contained: SelfContainedOption = False,
+    cdn: CdnOption = False,
     static: StaticOption = False,
     png: PngOption = None,
     png_size: PngSizeOption = "1600x1000",
@@ -364,7 +401,7 @@ def map_command(
             scenario,
             output,
             draft=draft,
-            self_contained=self_contained,
+            cdn=cdn,
             animate=not static,
             strict=routing.strict,
             **_pipeline_options(routing),
@@ -375,9 +412,9 @@ def map_command(
             from routes import render
 
             render.save_png(page.path, png, size=size)
-    typer.echo(str(page.path))
+    _echo(str(page.path))
     if png is not None:
-        typer.echo(str(png))
+        _echo(str(png))
 
 
 @app.command()
@@ -398,7 +435,7 @@ def corridors(
         for record in records:
             record["alternatives"] = [a for a in alts if a["corridor_id"] == record["corridor_id"]]
     if as_json:
-        typer.echo(json.dumps(records, ensure_ascii=False, indent=2))
+        typer.echo(terminal_json(records))
         return
     _table(
         ["corridor", "km", "hours", "road mix", "passes", "network_source", "route"],
@@ -417,9 +454,9 @@ def corridors(
     )
     for r in records:
         for a in r.get("alternatives", []):
-            typer.echo(
+            _echo(
                 f"  {r['corridor_id']} alternative {a['rank']}: {a['length_km']:.1f} km, "
-                f"{a['travel_time_h']:.2f} h (+{a['extra_cost_pct']:.0f}%), "
+                f"{_fmt(a['travel_time_h'])} h (+{a['extra_cost_pct']:.0f}%), "
                 f"{a['differs_share']:.0%} different"
             )
 
@@ -445,7 +482,7 @@ def export(
         layers = exports.layers(run.scenario, run.corridors, run.network, avoided=run.avoided)
         paths = exports.write(layers, fmt.value, output, run.scenario.story.id, hxl=hxl)
     for path in paths:
-        typer.echo(str(path))
+        _echo(str(path))
 
 
 @app.command()
@@ -490,7 +527,7 @@ def geocode(
                 _say(f"error: {_one_line(exc)}", typer.colors.RED)
     resolved = [row for row in found if row["status"] == "resolved"]
     if as_json:
-        typer.echo(json.dumps(found, ensure_ascii=False, indent=2))
+        typer.echo(terminal_json(found))
     elif resolved:
         _table(
             ["query", "matched", "country", "kind", "lat", "lon", "source", "confidence"],
@@ -549,10 +586,7 @@ def extract_command(
             day = dt.date.fromisoformat(date) if date else None
         except ValueError:
             raise UsageError(f"--date must look like 2016-12-15, not {date!r}") from None
-        try:
-            text = sys.stdin.read() if story == "-" else Path(story).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read the story {story}: {exc}") from None
+        text = _story_text(story)
         try:
             draft = extract.draft_scenario(text, story_date=day, publisher=publisher)
         except RoutesError as exc:
@@ -560,62 +594,51 @@ def extract_command(
     document = scenarios.dump(draft)
     if explain:
         from rich.console import Console
+        from rich.text import Text
 
-        Console(stderr=output is None).print(extract.explain(text, draft))
+        from routes.text import visible
+
+        review = extract.explain(text, draft)  # its controls shown, never sent (same offsets)
+        Console(stderr=output is None).print(Text(visible(review.plain), spans=review.spans))
     if output is not None:
         from routes._io import write_atomically
 
         with _user_errors():
             write_atomically(output, document.encode("utf-8"))
-        typer.echo(str(output))
+        _echo(str(output))
     else:
         typer.echo(document, nl=False)
+
+
+def _story_text(story: str) -> str:
+    """A story's text from a regular file or stdin, decoded once, strictly, as UTF-8."""
+    from routes._io import decode, read_input
+    from routes.extract import MAX_STORY_CHARS
+
+    name = "<stdin>" if story == "-" else story
+    return decode(read_input(story, limit=4 * MAX_STORY_CHARS, what="story"), name)
 
 
 def _extract_jsonl(source: str, output: Path | None) -> None:
     """``extract --jsonl``: read, extract and write one story at a time (constant memory)."""
     from routes import extract
-    from routes._io import open_atomically
+    from routes._io import decode, open_atomically, regular_file
+    from routes.corpus.stories import story_line
 
     with _user_errors():
-        lines = sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
+        name = "<stdin>" if source == "-" else source
+        lines = sys.stdin.buffer if source == "-" else open(regular_file(source), "rb")  # noqa: SIM115
         with lines, open_atomically(output) if output else nullcontext(sys.stdout) as out:
-            for number, line in enumerate(lines, 1):
+            for number, raw in enumerate(lines, 1):
+                line = decode(raw, f"{name} line {number}")
                 if line.strip():
-                    story = _jsonl_story(line, f"{source}:{number}")
+                    story = story_line(line, f"{name}:{number}")
                     found = extract.extract(story["text"], **story["options"])
                     rows = [t.as_dict(jsonl=True) for t in found.all_toponyms()]
                     out.write(json.dumps({"id": story["id"], "toponyms": rows}, ensure_ascii=False))
                     out.write("\n")
     if output is not None:
-        typer.echo(str(output))
-
-
-def _jsonl_story(line: str, where: str) -> dict[str, Any]:
-    """One ``--jsonl`` line checked: ``id`` and ``text``, optional ``date`` and ``publisher``."""
-    import datetime as dt
-
-    from routes.extract import MAX_STORY_CHARS
-
-    try:
-        record = json.loads(line)
-    except ValueError as exc:
-        raise UsageError(f"{where}: not a JSON object ({exc})") from None
-    if not isinstance(record, dict) or not isinstance(record.get("text"), str):
-        raise UsageError(f'{where}: each line needs "id" and "text" (a string)')
-    if not isinstance(record.get("id"), str | int) or isinstance(record["id"], bool):
-        raise UsageError(f'{where}: "id" must be a string or a number')
-    if len(record["text"]) > MAX_STORY_CHARS:
-        raise UsageError(f"{where}: the text is longer than {MAX_STORY_CHARS:,} characters")
-    try:
-        day = dt.date.fromisoformat(record["date"]) if record.get("date") else None
-    except (TypeError, ValueError):
-        raise UsageError(f'{where}: "date" must look like 2016-12-15') from None
-    publisher = record.get("publisher")
-    if publisher is not None and not isinstance(publisher, str):
-        raise UsageError(f'{where}: "publisher" must be a string')
-    options = {"story_date": day, "publisher": publisher}
-    return {"id": record["id"], "text": record["text"], "options": options}
+        _echo(str(output))
 
 
 @app.command("corpus")
@@ -658,7 +681,7 @@ def corpus_command(
             on_cluster=lambda link: bar.console.print(f"Dask dashboard: {link}") if link else None,
         )  # fmt: skip
     for path in report.paths:
-        typer.echo(str(path))
+        _echo(str(path))
     _say(
         f"{report.stories} stories: reused {report.reused}, extracted {report.extracted}, "
         f"failed {report.failed}; {report.flows} flows; {report.rate:.1f} stories/s on "
@@ -676,7 +699,7 @@ def network_fetch(scenario: ScenarioOption = settings.default_scenario) -> None:
     with _user_errors():
         story = scenarios.load(scenario)
         G = networks.fetch(story)
-    typer.echo(str(networks.extract_path(story)))
+    _echo(str(networks.extract_path(story)))
     _say(
         f"{G.n_nodes:,} nodes, {G.n_edges:,} edges, "
         f"OpenStreetMap as of {story.story.date or 'today'}",
@@ -701,10 +724,10 @@ def network_info(
         G = networks.choose(story, osm=osm, network=network, offline=offline)
         facts = networks.info(G)
     if as_json:
-        typer.echo(json.dumps(facts, ensure_ascii=False, indent=2))
+        typer.echo(terminal_json(facts))
         return
     for key, value in facts.items():
-        typer.echo(f"{key:15} {value if value is not None else '—'}")
+        _echo(f"{key:15} {value if value is not None else '—'}")
 
 
 @scenario_app.command("schema")
@@ -726,11 +749,9 @@ def scenario_check(
     try:
         story = scenarios.load(path)
     except ScenarioError as exc:
-        for problem in exc.problems:
-            typer.secho(f"{exc.path}: {problem}", fg=typer.colors.RED, err=True)
-        _say(f"{len(exc.problems)} problem(s) in {exc.path}", typer.colors.RED)
+        _say_problems(exc)
         raise typer.Exit(2) from None
-    typer.echo(f"{path}: ok ({len(story.places)} places, {len(story.corridors)} corridors)")
+    _echo(f"{path}: ok ({len(story.places)} places, {len(story.corridors)} corridors)")
 
 
 def _records(frame: Any) -> list[dict[str, Any]]:
@@ -750,12 +771,14 @@ def _rival(row: dict[str, Any]) -> str:
 
 
 def _table(header: list[str], rows: list[list[str]]) -> None:
+    """A table on stdout; cells are plain text (never rich markup), controls escaped."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(*header)
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(Text(for_terminal(str(cell))) for cell in row))
     Console().print(table)
 
 

@@ -29,6 +29,7 @@ SUMMARY = (
     CORRIDOR_ID,
     LENGTH_KM,
     TRAVEL_TIME_H,
+    "no_travel_time_reason",
     "highway_share",
     "roads",
     "passes",

@@ -17,6 +17,7 @@ __all__ = [
     "ScenarioError",
     "UnknownPlaceError",
     "UsageError",
+    "WriteError",
 ]
 
 
@@ -64,4 +65,8 @@ class DownloadError(NetworkError):
 
 
 class AssetError(RoutesError, RuntimeError):
-    """A map asset could not be had from its npm package."""
+    """A map asset could not be had from the installed package that ships it."""
+
+
+class WriteError(RoutesError, RuntimeError):
+    """A file could not be written whole (a full disk, a short write); the old one is kept."""

@@ -4,18 +4,20 @@ GeoPackage holds the layers in one file; GeoJSON and KML write one file per
 layer; GeoPackage and GeoJSON also get the ``claims`` table (every figure with
 who said it and the report). CSV writes ``locations.csv`` and ``flows.csv`` in
 the flowmap.blue layout (``id,name,lat,lon`` and ``origin,dest,count,time``,
-count = people moved by the day ``time`` according to the corridor's chosen
-claim, with its qualifier and source); ``hxl=True`` adds the HXL hashtag row.
+count = people moved on the day ``time`` according to the corridor's chosen series,
+its running total in ``cumulative``, with the qualifier and source of the claim behind
+it); ``hxl=True`` adds the HXL hashtag row.
 GDAL writes every format, through pyogrio.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from routes._io import atomic_path, inside, write_atomically
-from routes.errors import UsageError
+from routes._io import atomic_path, inside, make_folder, write_atomically
+from routes.errors import UsageError, WriteError
 from routes.text import for_display, safe_cell
 
 if TYPE_CHECKING:
@@ -41,9 +43,9 @@ CLAIM_COLUMNS = ["record_type", "record_id", "claim_id", "kind", "value", "quali
                  "date", "according_to", "by", "source", "source_id", "publisher", "published",
                  "url", "paragraph", "detail", "line_width"]  # fmt: skip
 #: ``flows.csv``: flowmap.blue's first four columns, then the claim behind each count.
-FLOW_COLUMNS = ["origin", "dest", "count", "time", "qualifier", "tally", "according_to",
-                "source", "url", "status", "corridor_id", "origin_name", "origin_lat",
-                "origin_lon"]  # fmt: skip
+FLOW_COLUMNS = ["origin", "dest", "count", "time", "cumulative", "qualifier", "tally",
+                "according_to", "source", "url", "status", "corridor_id", "origin_name",
+                "origin_lat", "origin_lon"]  # fmt: skip
 #: Layers only some formats hold: tables without geometry.
 TABLES = {"claims": ("gpkg", "geojson"), "flows": (), "avoided": ("gpkg", "geojson", "kml")}
 
@@ -126,8 +128,7 @@ def write(
 
     if fmt not in FORMATS:
         raise UsageError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = make_folder(folder)
     if fmt == "csv":
         return _write_flowmap_csv(layers, folder, stem, hxl=hxl)
     layers = {k: _displayable(v) for k, v in layers.items() if fmt in TABLES.get(k, FORMATS)}
@@ -138,7 +139,7 @@ def write(
         before = pyogrio.get_gdal_config_option("OGR_CURRENT_DATE")
         pyogrio.set_gdal_config_options({"OGR_CURRENT_DATE": GPKG_TIMESTAMP})
         try:
-            with atomic_path(path) as tmp:  # the old file stays until the new one is complete
+            with atomic_path(path, verify=_holds(path, layers)) as tmp:
                 for name, gdf in layers.items():
                     pyogrio.write_dataframe(gdf, tmp, layer=name, driver="GPKG")
         finally:
@@ -148,10 +149,41 @@ def write(
     paths = []
     for name, gdf in layers.items():
         path = inside(folder, f"{stem}-{name}{suffix}")
-        with atomic_path(path) as tmp:
-            pyogrio.write_dataframe(gdf, tmp, layer=name, driver=driver)
+        with atomic_path(path, verify=_holds(path, {name: gdf})) as tmp:
+            pyogrio.write_dataframe(gdf, tmp, layer=name, driver=driver, **_TEXT_AS_TEXT[fmt])
         paths.append(path)
     return paths
+
+
+#: GDAL's GeoJSON driver writes text that looks like a JSON list or object (a name
+#: ``["a", "b"]``) as that list; text from a story or a file stays text.
+_TEXT_AS_TEXT: dict[str, dict[str, Any]] = {
+    "geojson": {"layer_options": {"AUTODETECT_JSON_STRINGS": "NO"}},
+    "kml": {},
+}
+
+
+def _holds(target: Path, layers: dict[str, gpd.GeoDataFrame]) -> Callable[[Path], None]:
+    """A check that the file GDAL wrote for ``target`` reads back with every layer's
+    features: GDAL's KML
+    and GeoJSON drivers do not report a failed write (a full disk), so a cut file is
+    caught here, before it replaces the old one."""
+
+    def verify(path: Path) -> None:
+        import pyogrio
+
+        for name, gdf in layers.items():
+            try:
+                features = pyogrio.read_info(path, layer=name)["features"]
+            except Exception as exc:  # pyogrio's DataSourceError, DataLayerError…
+                features, why = None, f"it does not read back ({type(exc).__name__})"
+            else:
+                why = f"{features:,} of {len(gdf):,} features in layer {name} read back"
+            if features != len(gdf):
+                raise WriteError(f"cannot write {target}: {why} (is the disk full?); the old "
+                                 "file is kept")  # fmt: skip
+
+    return verify
 
 
 def _write_flowmap_csv(
@@ -163,7 +195,7 @@ def _write_flowmap_csv(
 
     places = layers["places"]
     locations = places[["place_id", "name", "lat", "lon"]].rename(columns={"place_id": "id"})
-    flows = layers["flows"].astype({"count": "Int64"})
+    flows = layers["flows"].astype({"count": "Int64", "cumulative": "Int64"})
     if hxl:  # the hashtag row HXL tools read under the header
         tags = {column: HXL_TAGS.get(column, "") for column in flows.columns}
         flows = pd.concat([pd.DataFrame([tags]), flows.astype(object)], ignore_index=True)

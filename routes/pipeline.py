@@ -27,7 +27,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from routes import columns, datasets, settings
-from routes._io import file_sha256, inside, private_dir, write_atomically
+from routes._io import (
+    MAX_SCENARIO_BYTES,
+    file_sha256,
+    inside,
+    private_dir,
+    read_input,
+    writable,
+    write_atomically,
+)
 from routes.errors import ScenarioError, UsageError
 from routes.options import NetworkChoice, Search, Weight
 
@@ -37,7 +45,7 @@ if TYPE_CHECKING:
     from routes.routing.roads import RoadNetwork
     from routes.scenario import Scenario
 
-__all__ = ["NO_CORRIDORS", "Page", "Run", "map_page", "route_scenario"]
+__all__ = ["MAX_FLOWS_BYTES", "NO_CORRIDORS", "Page", "Run", "map_page", "route_scenario"]
 
 log = logging.getLogger("routes")
 
@@ -75,7 +83,7 @@ def route_scenario(
     offline: bool = False,
     weight: Weight | str = Weight.TRAVEL_TIME,
     alternatives: int = 0,
-    avoid: str | Path | None = None,
+    avoid: str | Path | gpd.GeoDataFrame | None = None,
     max_snap_km: float = 5.0,
     search: Search | str = Search.AUTO,
 ) -> Run:
@@ -92,7 +100,7 @@ def route_scenario(
     alternatives
         Up to this many alternative routes per corridor.
     avoid
-        GeoJSON polygons whose roads routes may not use.
+        GeoJSON polygons whose roads routes may not use (their file, or as read).
     max_snap_km
         A corridor with a stop further than this from the network gets no route.
     search
@@ -108,7 +116,7 @@ def route_scenario(
     if not story.corridors:  # a draft may have none; routing needs one
         raise ScenarioError(story.story.id, [NO_CORRIDORS])
     G = networks.choose(story, osm=osm, network=network, offline=offline)
-    areas = networks.avoid_areas(avoid) if avoid is not None else None
+    areas = networks.avoid_areas(avoid) if isinstance(avoid, str | Path) else avoid
     roads = networks.avoiding(G, areas) if areas is not None else G
     if not max_snap_km > 0:
         raise UsageError(f"max_snap_km must be a positive distance, not {max_snap_km!r}")
@@ -140,7 +148,7 @@ def map_page(
     output: str | Path | None = None,
     *,
     draft: bool = False,
-    self_contained: bool = False,
+    cdn: bool = False,
     animate: bool = True,
     strict: bool = False,
     **routing: Any,
@@ -156,19 +164,27 @@ def map_page(
         The HTML file; by default ``<settings.output_dir>/<story id>.html``.
     draft
         Map a draft (undated, or with review items); refused otherwise.
-    self_contained, animate
+    cdn, animate
         See :func:`routes.render.save` and :func:`routes.render.build_map`.
     strict
         Write nothing when a corridor has no route.
     **routing
         The options of :func:`route_scenario`.
     """
-    key = _inputs_key(scenario, routing | {"draft": draft, "self_contained": self_contained,
-                                           "animate": animate})  # fmt: skip
+    if output is not None:
+        output = writable(output)  # a missing folder or a device, refused before any work
+    name, data = _source_bytes(scenario)  # read once: what is hashed is what is mapped
+    areas = _avoid_bytes(routing.get("avoid"))
+    options = routing | {"draft": draft, "animate": animate, "cdn": cdn}
+    key = _inputs_key([data, areas], name, options)
     if key is not None and (page := _up_to_date(key, output)) is not None:
         return page
+    if areas is not None:
+        from routes import network as networks
+
+        routing = routing | {"avoid": networks.avoid_areas(routing["avoid"], data=areas)}
     with _logged_warnings() as logged:
-        run = route_scenario(_draftable(scenario, draft), **routing)
+        run = route_scenario(_draftable(name, data, draft), **routing)
         if strict and not run.complete:
             return Page(None, run.warnings, complete=False)
         from routes import render
@@ -182,7 +198,9 @@ def map_page(
             animate=animate,
         )
         story = run.scenario.story.id
-        html = render.page(m, self_contained=self_contained).encode("utf-8")
+        html = render.page(m, cdn=cdn).encode("utf-8")
+        if output is None:  # the default folder is the one folder made when missing
+            settings.output_dir.mkdir(parents=True, exist_ok=True)
         path = write_atomically(output or inside(settings.output_dir, f"{story}.html"), html)
     if key is not None:
         digest = hashlib.sha256(html).hexdigest()
@@ -192,15 +210,35 @@ def map_page(
     return Page(path, run.warnings, run.complete)
 
 
-def _draftable(source: str | Path, draft: bool) -> Scenario:
+def _source_bytes(source: str | Path) -> tuple[str, bytes]:
+    """The name and bytes of what ``routes map`` maps: stdin, a file, or a bundled scenario."""
+    if str(source) == "-":
+        return "<stdin>", read_input("-", limit=MAX_SCENARIO_BYTES, what="scenario")
+    path = Path(source)
+    if not os.path.lexists(path) and path.suffix not in {".yaml", ".yml", ".parquet"}:
+        try:
+            path = datasets.get_path(str(source))
+        except ValueError as exc:
+            raise ScenarioError(source, [str(exc)]) from None
+    limit = MAX_FLOWS_BYTES if path.suffix.lower() == ".parquet" else MAX_SCENARIO_BYTES
+    if not path.exists():
+        raise ScenarioError(path, ["no such file; pass a scenario YAML file or a bundled id"])
+    return str(path), read_input(path, limit=limit, what="scenario")
+
+
+#: The largest ``flows.parquet`` read, bytes.
+MAX_FLOWS_BYTES = 1 << 30
+
+
+def _draftable(name: str, data: bytes, draft: bool) -> Scenario:
     """The scenario to map: a corpus's flows (drafts by nature) or a scenario, which
     must not be a draft unless ``draft``."""
     from routes import scenario as scenarios
     from routes.corpus import mapping
 
-    if mapping.is_flows_file(source):
-        return mapping.flows_scenario(source)
-    story = scenarios.load(source)
+    if mapping.is_flows_file(name):
+        return mapping.flows_scenario(name, data=data)
+    story = scenarios.from_bytes(data, name=name)
     if story.is_draft and not draft:
         review = len(story.review)
         why = "has no date" if story.story.date is None else f"has {review} review items"
@@ -228,28 +266,32 @@ def _logged_warnings() -> Iterator[list[str]]:
         log.removeHandler(handler)
 
 
-def _inputs_key(source: str | Path, options: dict[str, Any]) -> str | None:
-    """A digest of everything a map page depends on; None when that includes the network
-    (a download may happen) or stdin, which are never taken as unchanged."""
+def _avoid_bytes(avoid: str | Path | None) -> bytes | None:
+    from routes.network import MAX_AVOID_BYTES
+
+    return None if avoid is None else read_input(avoid, limit=MAX_AVOID_BYTES, what="areas")
+
+
+def _inputs_key(read: list[bytes | None], name: str, options: dict[str, Any]) -> str | None:
+    """A digest of everything a map page depends on (the scenario's and areas' bytes as they
+    were read, so what is hashed is what is mapped); None when
+    that includes the network (a download may happen) or stdin, never taken as unchanged."""
     network = NetworkChoice(options.get("network", NetworkChoice.AUTO))
     osm = options.get("osm")
-    if str(source) == "-" or (
+    if name == "<stdin>" or (
         osm is None and network != NetworkChoice.PROXY and not options.get("offline")
     ):
         return None
-    path = Path(source)
-    if not path.is_file():
-        try:
-            path = datasets.get_path(str(source))
-        except UsageError:
-            return None  # the real run says what is wrong
-    files = [path, *(Path(options[k]) for k in ("osm", "avoid") if options.get(k) is not None)]
+    files = [Path(osm)] if osm is not None else []
     if not all(f.is_file() for f in files):
         return None
     stored = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns)
                     for p in settings.osm_dir.glob("*") if p.is_file())  # fmt: skip
     inputs = {
-        "files": [file_sha256(f) for f in files],
+        "files": [
+            *(hashlib.sha256(b).hexdigest() for b in read if b is not None),
+            *(file_sha256(f) for f in files),
+        ],
         "options": {k: str(v) for k, v in sorted(options.items())},
         "stored extracts": stored,
         "code": _code_digest(),

@@ -7,25 +7,31 @@ validates it completely and reports every problem with file, record and field.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
-import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from routes import datasets
-from routes.errors import ScenarioError
+from routes._io import MAX_SCENARIO_BYTES, decode, read_input
+from routes.errors import ScenarioError, UsageError
+from routes.text import brief
 
 __all__ = [
+    "EARLIEST_DAY",
+    "LATEST_DAY",
     "MAX_FIGURE",
     "MAX_LATITUDE",
     "MAX_SCENARIO_BYTES",
     "SLUG",
     "Area",
     "Corridor",
+    "Day",
     "Figure",
     "FigureKind",
     "Gazetteer",
@@ -47,6 +53,7 @@ __all__ = [
     "Unresolved",
     "Vehicles",
     "dump",
+    "from_bytes",
     "load",
     "load_gazetteer",
     "schema",
@@ -62,6 +69,8 @@ Role = Literal[
     "city",
     "neighbourhood",
     "country",
+    "camp",  # a refugee or displacement camp, settlement or reception centre
+    "area",  # a named region that is no administrative unit: a valley, an island, a corridor
 ]
 #: What a figure counts (its unit).
 FigureKind = Literal[
@@ -89,9 +98,24 @@ RouteBasis = Literal["observed", "reported", "reported plan"]
 SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 #: Largest count a figure may give: more people than live on Earth is a typo.
 MAX_FIGURE = 10**10
-#: Largest scenario file read, in bytes, and the farthest latitude a web map can show.
-MAX_SCENARIO_BYTES = 32 * 2**20
+#: The farthest latitude a web map can show (the largest scenario file read, in bytes, is
+#: :data:`routes._io.MAX_SCENARIO_BYTES`).
 MAX_LATITUDE = 85.05
+#: The days a date may name: a story of displacement since 1800, or a plan to 2100.
+#: Further out is a typo (``9999-12-31`` for "open-ended"), and a day range reaching
+#: it would be millions of days to draw.
+EARLIEST_DAY, LATEST_DAY = dt.date(1800, 1, 1), dt.date(2100, 12, 31)
+
+
+def _sane_day(day: dt.date) -> dt.date:
+    if not EARLIEST_DAY <= day <= LATEST_DAY:
+        raise ValueError(f"{day} is outside {EARLIEST_DAY}..{LATEST_DAY}; "
+                         "leave end out for an open end")  # fmt: skip
+    return day
+
+
+#: A date in :data:`EARLIEST_DAY` .. :data:`LATEST_DAY`.
+Day = Annotated[dt.date, AfterValidator(_sane_day)]
 
 
 class _Record(BaseModel):
@@ -104,7 +128,7 @@ class Source(_Record):
     id: str
     title: str
     publisher: str | None = None
-    date: dt.date | None = None
+    date: Day | None = None
     url: str | None = None
 
 
@@ -119,6 +143,9 @@ class Place(_Record):
     lon: float = Field(ge=-180, le=180)
     source: str
     detail: str | None = None
+    #: Its country (ISO 3166-1 alpha-2), when a curated record says so
+    #: (``geodata/sites.yaml``); without it, the nearest GeoNames town's is taken.
+    country: str | None = Field(default=None, pattern=r"^[A-Z]{2}$")
 
 
 class Span(_Record):
@@ -140,7 +167,7 @@ class Figure(_Record):
     value: int = Field(ge=0, le=MAX_FIGURE)
     qualifier: Qualifier | None = None
     tally: Tally = "event"
-    date: dt.date | None = None  # the day it counts (or is as of, for cumulative)
+    date: Day | None = None  # the day it counts (or is as of, for cumulative)
     according_to: str  # who said it, as the report names them
     by: str | None = None  # the organisation behind the claim (ICRC, SOHR…), for series
     source: str
@@ -164,8 +191,8 @@ class SourceRef(_Record):
 class Phase(_Record):
     """A corridor's status from a date (to ``end``, if given), on a source's word."""
 
-    date: dt.date
-    end: dt.date | None = None
+    date: Day
+    end: Day | None = None
     status: Status
     source: str
     paragraph: int | None = Field(default=None, ge=1)
@@ -180,8 +207,8 @@ class Corridor(_Record):
     origin: str
     waypoints: list[str] = []
     destination: str
-    date: dt.date | None = None  # the first day it ran (or was planned for); drafts may lack it
-    end: dt.date | None = None
+    date: Day | None = None  # the first day it ran (or was planned for); drafts may lack it
+    end: Day | None = None
     who: str | None = None
     status: Status = "reported"
     route_basis: RouteBasis = "reported"
@@ -237,8 +264,8 @@ class Incident(_Record):
 
     id: str
     name: str
-    date: dt.date | None = None  # drafts of undated stories may lack it
-    end: dt.date | None = None
+    date: Day | None = None  # drafts of undated stories may lack it
+    end: Day | None = None
     place: str
     location_note: str | None = None
     corridor: str | None = None
@@ -276,7 +303,7 @@ class Movement(_Record):
     origins: list[str] = []
     waypoints: list[str] = []
     destinations: list[str] = []
-    date: dt.date | None = None
+    date: Day | None = None
     who: str | None = None
     note: str | None = None
     evidence: list[Span] = []
@@ -295,7 +322,7 @@ class Vehicles(_Record):
     what: Literal["empty", "aid"]
     origins: list[str] = []
     destinations: list[str] = []
-    date: dt.date | None = None
+    date: Day | None = None
     note: str | None = None
     evidence: list[Span] = []
     figures: list[Figure] = []
@@ -329,8 +356,8 @@ class Story(_Record):
     id: str
     title: str
     publisher: str
-    published: dt.date | None = None
-    date: dt.date | None = None
+    published: Day | None = None
+    date: Day | None = None
     source: str
 
     def day(self) -> str:
@@ -399,7 +426,7 @@ class Scenario(_Record):
 
 
 class Gazetteer(_Record):
-    """Curated places outside any one scenario (``geodata/gazetteer.yaml``)."""
+    """Curated places outside any one scenario (``geodata/gazetteer.yaml``, ``sites.yaml``)."""
 
     sources: list[Source]
     places: list[Place]
@@ -407,25 +434,38 @@ class Gazetteer(_Record):
 
 def load(source: str | Path) -> Scenario:
     """Read and validate a scenario: a YAML file, a bundled scenario id, or ``"-"`` for stdin."""
-    if str(source) == "-":
-        text = sys.stdin.read(MAX_SCENARIO_BYTES + 1)
-        if len(text) > MAX_SCENARIO_BYTES:
-            raise ScenarioError("<stdin>", [f"larger than {MAX_SCENARIO_BYTES // 2**20} MB"])
-        return validate(_parse_yaml(text, "<stdin>"), name="<stdin>")
-    path = _resolve(source)
-    return validate(_read_yaml(path), name=str(path))
+    name = "<stdin>" if str(source) == "-" else str(_resolve(source))
+    return from_bytes(_read(name if name != "<stdin>" else "-", name), name=name)
+
+
+def from_bytes(data: bytes, *, name: str = "<data>") -> Scenario:
+    """A scenario from a file's bytes: decoded strictly as UTF-8, parsed, validated."""
+    try:
+        text = decode(data, name)
+    except UsageError as exc:
+        raise ScenarioError(name, [str(exc).removeprefix(f"{name}: ")]) from None
+    return validate(_parse_yaml(text, name), name=name)
 
 
 def validate(data: Any, *, name: str = "<data>") -> Scenario:
-    """A scenario from plain data (e.g. a dict built in a notebook), checked like a file."""
+    """A scenario from plain data (e.g. a dict built in a notebook), checked like a file.
+
+    Every problem is found in one pass: fields (types, allowed values, ranges), references
+    between records, and dates; a scenario without any is then checked to be drawable.
+    """
     if not isinstance(data, dict):
         raise ScenarioError(name, ["expected a mapping with story, sources, places, corridors"])
+    scenario = None
     try:
         scenario = Scenario.model_validate(data)
     except ValidationError as exc:
-        raise ScenarioError(name, [_describe(err, data) for err in exc.errors()]) from None
-    problems = _reference_problems(scenario) or _degenerate_problems(scenario)
-    if problems:
+        problems = [_describe(err, data) for err in exc.errors()]
+    else:
+        problems = []
+    problems += _reference_problems(data) + _record_date_problems(data)
+    if not problems and scenario is not None:
+        problems = _degenerate_problems(scenario)
+    if problems or scenario is None:
         raise ScenarioError(name, problems)
     return scenario
 
@@ -441,19 +481,21 @@ def dump(scenario: Scenario) -> str:
     return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
 
 
-def load_gazetteer() -> Gazetteer:
-    """The curated gazetteer bundled with `routes`."""
-    path = datasets.get_path("gazetteer")
+def load_gazetteer(name: str = "gazetteer") -> Gazetteer:
+    """A curated gazetteer bundled with `routes`: ``"gazetteer"`` or ``"sites"``."""
+    path = datasets.get_path(name)
     try:
-        return Gazetteer.model_validate(_read_yaml(path) or {})
+        return Gazetteer.model_validate(
+            _parse_yaml(decode(path.read_bytes(), str(path)), path) or {}
+        )
     except ValidationError as exc:  # a packaging bug, not user input
         raise ScenarioError(path, [str(exc)]) from None
 
 
 def _resolve(source: str | Path) -> Path:
     path = Path(source)
-    if path.suffix in {".yaml", ".yml"} or path.exists():
-        if not path.is_file():
+    if path.suffix in {".yaml", ".yml"} or os.path.lexists(path):
+        if not path.exists():
             raise ScenarioError(path, ["no such file; pass a scenario YAML file or a bundled id"])
         return path
     try:
@@ -462,41 +504,53 @@ def _resolve(source: str | Path) -> Path:
         raise ScenarioError(source, [str(exc)]) from None
 
 
-def _read_yaml(path: Path) -> Any:
+def _read(source: str, name: str) -> bytes:
     try:
-        if path.stat().st_size > MAX_SCENARIO_BYTES:
-            raise ScenarioError(path, [f"larger than {MAX_SCENARIO_BYTES // 2**20} MB; "
-                                       "a scenario is a few kilobytes of YAML"])  # fmt: skip
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(path, [f"cannot read the file ({exc})"]) from None
-    return _parse_yaml(text, path)
+        return read_input(source, limit=MAX_SCENARIO_BYTES, what="scenario")
+    except UsageError as exc:
+        raise ScenarioError(name, [str(exc).removeprefix(f"{name}: ")]) from None
+    except OSError as exc:
+        raise ScenarioError(name, [f"cannot read the file ({exc.strerror or exc})"]) from None
 
 
-#: yaml's safe loader, on libyaml (C) where PyYAML was built with it: 4-5x faster.
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+class _UniqueKeysLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """yaml's safe loader (on libyaml, 4-5x faster, where PyYAML has it) refusing a key
+    given twice in one mapping, which would silently keep the last."""
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else id(key_node)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {brief(key)} given twice in one mapping", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
 
 
 def _parse_yaml(text: str, name: str | Path) -> Any:
     try:
-        return yaml.load(text, Loader=_SAFE_LOADER)
+        return yaml.load(text, Loader=_UniqueKeysLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark else ""
-        problem = getattr(exc, "problem", exc)
+        problem = brief(str(getattr(exc, "problem", exc)), 200).strip("'\"")
         raise ScenarioError(name, [f"{where}not valid YAML ({problem})"]) from None
+    except (ValueError, RecursionError) as exc:  # an integer of 5,000 digits, nesting too deep
+        raise ScenarioError(name, [f"not a usable YAML value ({brief(str(exc), 120)})"]) from None
 
 
 def _describe(error: Any, raw: dict[str, Any]) -> str:
     """``places[3] (id: kafriya) field lat: Input should be ...`` from a pydantic error."""
     loc = list(error["loc"])
     record, fields = _split_location(loc, raw)
-    what = error["msg"]
+    what = brief(error["msg"], 200).strip("'\"")
     if error["type"] == "missing":
         what = "missing (required)"
     elif error["type"] == "extra_forbidden":
         what = "unknown field (check the spelling)"
-    field = ".".join(str(part) for part in fields) or "(record)"
+    field = ".".join(brief(part, 40).strip("'") for part in fields) or "(record)"
     return f"{record} field {field}: {what}"
 
 
@@ -509,71 +563,120 @@ def _split_location(loc: list[Any], raw: dict[str, Any]) -> tuple[str, list[Any]
         if isinstance(items, list) and index < len(items) and isinstance(items[index], dict):
             record_id = items[index].get("id")
             if record_id is not None:
-                record = f"{record} (id: {record_id})"
+                record = f"{record} (id: {_shown(record_id)})"
         return record, loc[2:]
-    return str(loc[0]) if loc else "(file)", loc[1:]
+    return brief(loc[0], 40).strip("'") if loc else "(file)", loc[1:]
 
 
-def _reference_problems(scenario: Scenario) -> list[str]:
-    """Duplicate ids and references to places, sources or corridors that do not exist."""
+def _shown(value: Any) -> str:
+    """An id as a message shows it: a short escaped prefix, quoted only where needed."""
+    text = brief(value, 60)
+    return (
+        text[1:-1]
+        if isinstance(value, str)
+        and text == repr(value)
+        and value.isprintable()
+        and " " not in value
+        else text
+    )
+
+
+def _records(data: dict[str, Any], section: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The records of a section of raw data that are mappings, with their index."""
+    items = data.get(section)
+    if isinstance(items, list):
+        yield from ((i, r) for i, r in enumerate(items) if isinstance(r, dict))
+
+
+def _reference_problems(data: dict[str, Any]) -> list[str]:
+    """Duplicate ids and references to places, sources, corridors or figures that do not
+    exist, read from the raw data so they are found with the fields' own problems."""
     problems: list[str] = []
-    places = {p.id for p in scenario.places}
-    sources = {s.id for s in scenario.sources}
-    corridors = {c.id for c in scenario.corridors}
-    ends = places | {u.id for u in scenario.unresolved}
+    known: dict[str, set[str]] = {}
     sections = ("sources", "places", "corridors", "incidents", "areas", "movements", "vehicles")
     for section in (*sections, "unresolved"):
-        counts = Counter(record.id for record in getattr(scenario, section))
-        problems += [f"{section} id {i!r}: used {n} times" for i, n in counts.items() if n > 1]
-    counts = Counter(f.id for f in _all_figures(scenario) if f.id is not None)
-    problems += [f"figures id {i!r}: used {n} times" for i, n in counts.items() if n > 1]
+        ids = [r["id"] for _, r in _records(data, section) if isinstance(r.get("id"), str)]
+        known[section] = set(ids)
+        problems += [f"{section} id {brief(i, 60)}: used {n} times"
+                     for i, n in Counter(ids).items() if n > 1]  # fmt: skip
+    figure_ids = [f["id"] for _, f in _raw_figures(data) if isinstance(f.get("id"), str)]
+    problems += [f"figures id {brief(i, 60)}: used {n} times"
+                 for i, n in Counter(figure_ids).items() if n > 1]  # fmt: skip
+    kinds = {"place": known["places"], "source": known["sources"], "corridor": known["corridors"],
+             "end": known["places"] | known["unresolved"]}  # fmt: skip
 
-    def check(record: str, field: str, value: str | None, known: set[str], kind: str) -> None:
-        if value is not None and value not in known:
-            problems.append(f"{record} field {field}: unknown {kind} id {value!r}")
+    def check(
+        record: str, field: str, value: Any, kind: str, among: set[Any] | None = None
+    ) -> None:
+        if isinstance(value, str) and value not in (kinds[kind] if among is None else among):
+            problems.append(f"{record} field {field}: unknown {kind} id {brief(value, 60)}")
 
-    check("story", "source", scenario.story.source, sources, "source")
-    for i, p in enumerate(scenario.places):
-        check(f"places[{i}] (id: {p.id})", "source", p.source, sources, "source")
-    for i, c in enumerate(scenario.corridors):
-        record = f"corridors[{i}] (id: {c.id})"
-        check(record, "origin", c.origin, places, "place")
-        check(record, "destination", c.destination, places, "place")
-        for j, w in enumerate(c.waypoints):
-            check(record, f"waypoints.{j}", w, places, "place")
-        for j, r in enumerate(c.route_sources):
-            check(record, f"route_sources.{j}.source", r.source, sources, "source")
-        for j, ph in enumerate(c.phases):
-            check(record, f"phases.{j}.source", ph.source, sources, "source")
-        for j, f in enumerate(c.figures):
-            check(record, f"figures.{j}.source", f.source, sources, "source")
-        claims = {f.id for f in c.figures if f.id is not None}
-        check(record, "line_width", c.line_width, claims, "figure")
-        problems += _date_problems(record, c.date, c.end, [*c.phases, *c.figures])
-    for i, inc in enumerate(scenario.incidents):
-        record = f"incidents[{i}] (id: {inc.id})"
-        check(record, "place", inc.place, places, "place")
-        check(record, "corridor", inc.corridor, corridors, "corridor")
-        for j, r in enumerate(inc.sources):
-            check(record, f"sources.{j}.source", r.source, sources, "source")
-        for j, f in enumerate(inc.figures):
-            check(record, f"figures.{j}.source", f.source, sources, "source")
-        problems += _date_problems(record, inc.date, inc.end, [])
-    for i, t in enumerate(scenario.toponyms):
-        check(f"toponyms[{i}] ({t.text})", "place", t.place, places, "place")
-    moves: list[Movement | Vehicles] = [*scenario.movements, *scenario.vehicles]
-    for mv in moves:
-        record = f"{'vehicles' if isinstance(mv, Vehicles) else 'movements'} (id: {mv.id})"
-        stops = [*mv.origins, *getattr(mv, "waypoints", []), *mv.destinations]
-        for j, place_id in enumerate(stops):
-            check(record, f"origins/waypoints/destinations.{j}", place_id, ends, "place")
-        for j, f in enumerate(mv.figures):
-            check(record, f"figures.{j}.source", f.source, sources, "source")
-    for i, a in enumerate(scenario.areas):
-        record = f"areas[{i}] (id: {a.id})"
-        check(record, "source", a.source, sources, "source")
-        for j, place_id in enumerate(a.places):
-            check(record, f"places.{j}", place_id, places, "place")
+    def each(record: str, raw: dict[str, Any], field: str, key: str | None, kind: str) -> None:
+        for j, item in enumerate(_listed(raw, field)):
+            value = item.get(key) if key is not None and isinstance(item, dict) else item
+            check(record, f"{field}.{j}" + (f".{key}" if key else ""), value, kind)
+
+    story = data.get("story")
+    if isinstance(story, dict):
+        check("story", "source", story.get("source"), "source")
+    for section, fields, lists in _REFERENCES:
+        for i, raw in _records(data, section):
+            record = f"{section}[{i}] (id: {_shown(raw.get('id', raw.get('text')))})"
+            for field, kind in fields:
+                check(record, field, raw.get(field), kind)
+            for field, key, kind in lists:
+                each(record, raw, field, key, kind)
+            if section == "corridors":
+                figures = [f.get("id") for f in _listed(raw, "figures") if isinstance(f, dict)]
+                claims = {c for c in figures if isinstance(c, str)}
+                check(record, "line_width", raw.get("line_width"), "figure", claims)
+    return problems
+
+
+#: The references of each section: (field, kind) for single values, (field, key, kind)
+#: for lists (key None: the list holds the ids).
+_REFERENCES: list[tuple[str, list[tuple[str, str]], list[tuple[str, str | None, str]]]] = [
+    ("places", [("source", "source")], []),
+    ("corridors", [("origin", "place"), ("destination", "place")],
+     [("waypoints", None, "place"), ("route_sources", "source", "source"),
+      ("phases", "source", "source"), ("figures", "source", "source")]),
+    ("incidents", [("place", "place"), ("corridor", "corridor")],
+     [("sources", "source", "source"), ("figures", "source", "source")]),
+    ("toponyms", [("place", "place")], []),
+    ("movements", [], [("origins", None, "end"), ("waypoints", None, "end"),
+                       ("destinations", None, "end"), ("figures", "source", "source")]),
+    ("vehicles", [], [("origins", None, "end"), ("destinations", None, "end"),
+                      ("figures", "source", "source")]),
+    ("areas", [("source", "source")], [("places", None, "place")]),
+]  # fmt: skip
+
+
+def _raw_figures(data: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    for section in ("corridors", "incidents", "movements", "vehicles"):
+        for _, raw in _records(data, section):
+            yield from ((section, f) for f in _listed(raw, "figures") if isinstance(f, dict))
+
+
+def _listed(raw: dict[str, Any], field: str) -> list[Any]:
+    """A list field of a raw record, or nothing when it is missing or not a list."""
+    items = raw.get(field)
+    return items if isinstance(items, list) else []
+
+
+def _record_date_problems(data: dict[str, Any]) -> list[str]:
+    """:func:`_date_problems` of each corridor and incident whose own fields are valid."""
+    problems: list[str] = []
+    for section, model in (("corridors", Corridor), ("incidents", Incident)):
+        for i, raw in _records(data, section):
+            try:
+                record: Corridor | Incident = model.model_validate(raw)
+            except ValidationError:
+                continue  # its field problems are listed already
+            dated: list[Phase | Figure] = []
+            if isinstance(record, Corridor):
+                dated = [*record.phases, *record.figures]
+            where = f"{section}[{i}] (id: {_shown(record.id)})"
+            problems += _date_problems(where, record.date, record.end, dated)
     return problems
 
 
@@ -590,21 +693,11 @@ def _degenerate_problems(scenario: Scenario) -> list[str]:
             problems.append(f"places[{i}] (id: {p.id}) field lat: {p.lat} is beyond "
                             f"±{MAX_LATITUDE}°, which a web map cannot show")  # fmt: skip
     for i, c in enumerate(scenario.corridors):
-        points = {(scenario.place(s).lat, scenario.place(s).lon) for s in c.stops}
-        if len(points) < 2:
+        places = [scenario.place(s) for s in c.stops]  # points within 0.1 m are one point
+        if len({(round(p.lat, 6), round(p.lon, 6)) for p in places}) < 2:
             problems.append(f"corridors[{i}] (id: {c.id}): every stop lies at one point; "
                             "a route needs two places apart")  # fmt: skip
     return problems
-
-
-def _all_figures(scenario: Scenario) -> list[Figure]:
-    records: list[Corridor | Incident | Movement | Vehicles] = [
-        *scenario.corridors,
-        *scenario.incidents,
-        *scenario.movements,
-        *scenario.vehicles,
-    ]
-    return [f for r in records for f in r.figures]
 
 
 def _date_problems(

@@ -6,6 +6,8 @@ Like ``osmnx.settings``: plain module attributes a caller may change before a ru
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 import os
 from pathlib import Path
 
@@ -14,14 +16,18 @@ import platformdirs
 from routes import __version__, datasets
 
 __all__ = [
+    "RETRY_AFTER",
     "cache_dir",
     "chromium",
     "chromium_args",
     "configure_osmnx",
     "default_scenario",
+    "failed_recently",
+    "forget_failure",
     "http_user_agent",
     "osm_dir",
     "output_dir",
+    "remember_failure",
     "requests_timeout",
 ]
 
@@ -70,3 +76,39 @@ chromium_args: list[str] = [
     "--disable-background-networking",
     "--disable-component-update",
 ]
+
+
+#: How long a server that could not be reached is left alone: runs within it do not ask it
+#: again (``routes network fetch`` and ``--network osm`` always do).
+RETRY_AFTER = dt.timedelta(days=1)
+
+
+def remember_failure(what: str, reason: str) -> None:
+    """Note that ``what`` (a server and what was asked of it) could not be reached, now."""
+    from routes._io import private_dir, write_atomically
+
+    record = {"what": what, "at": dt.datetime.now(dt.UTC).isoformat(), "reason": reason[:300]}
+    write_atomically(private_dir(cache_dir / "unreachable") / _failure_name(what),
+                     json.dumps(record).encode("utf-8"))  # fmt: skip
+
+
+def failed_recently(what: str) -> tuple[dt.datetime, str] | None:
+    """When ``what`` last could not be reached and why, if that is under
+    :data:`RETRY_AFTER` ago; None otherwise (or when the note is unreadable)."""
+    try:
+        record = json.loads((cache_dir / "unreachable" / _failure_name(what)).read_bytes())
+        at = dt.datetime.fromisoformat(record["at"])
+        reason = str(record["reason"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    age = dt.datetime.now(dt.UTC) - at
+    return (at, reason) if dt.timedelta(0) <= age < RETRY_AFTER else None
+
+
+def forget_failure(what: str) -> None:
+    """``what`` was reached: later runs ask it again."""
+    (cache_dir / "unreachable" / _failure_name(what)).unlink(missing_ok=True)
+
+
+def _failure_name(what: str) -> str:
+    return hashlib.sha256(what.encode("utf-8")).hexdigest()[:24] + ".json"

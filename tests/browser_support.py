@@ -1,15 +1,16 @@
 """Headless Chromium for the map tests, with the network shut off.
 
 Pages open from file:// and every request they make is answered locally or
-blocked: Leaflet and jQuery come from the npm registry's own tarballs, map
-tiles are a generated grey square, anything else is aborted and recorded.
+blocked: a ``--cdn`` page's Leaflet and plugins come from the installed package
+that ships them (folium-offline, as the self-contained page's do), map tiles are a
+generated grey square, anything else is aborted and recorded. The default page
+asks for nothing but tiles.
 """
 
 from __future__ import annotations
 
 import io
 import re
-import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,7 +47,7 @@ TILE_HOSTS = {
     "server.arcgisonline.com",
 }
 
-CdnResolver = Callable[[str], Path]
+CdnResolver = Callable[[str], str]
 
 
 def render_map(out: Path, *args: str) -> Path:
@@ -69,21 +70,14 @@ def map_asset_urls(page_html: str) -> list[str]:
 
 @pytest.fixture(scope="session")
 def cdn_assets() -> CdnResolver:
-    """A function from a CDN URL the map uses to the same file out of its npm package.
-
-    The packages are the ones ``routes.render.assets`` names (``npm pack`` once, into the cache);
-    every file they stand for must exist.
-    """
-    if shutil.which("npm") is None:
-        pytest.fail("npm is needed to fetch the map's JavaScript from the npm registry")
+    """A function from a CDN URL a ``--cdn`` map uses to the same file, as the installed
+    package ships it (:func:`routes.render.assets.text`); every file must be there."""
     for url in assets.ASSETS:
         try:
-            path = assets.local_file(url)
+            assets.text(url)
         except assets.AssetError as exc:
             pytest.fail(str(exc))
-        if not path.is_file():
-            pytest.fail(f"{url}: {path} is not in its npm package")
-    return assets.local_file
+    return assets.text
 
 
 @pytest.fixture(scope="session")
@@ -161,13 +155,14 @@ def open_map(
             route.fulfill(status=200, content_type="image/png", body=tile)
             return
         try:
-            file = cdn(url)
-        except (ValueError, FileNotFoundError):
+            body = cdn(url)
+        except assets.AssetError:
             seen.aborted.append(url)
             route.abort("blockedbyclient")
             return
         seen.served.append(url)
-        route.fulfill(path=file)
+        kind = "text/css" if url.endswith(".css") else "text/javascript"
+        route.fulfill(body=body, content_type=kind)
 
     page.on("console", on_console)
     page.on("pageerror", lambda exc: seen.page_errors.append(str(exc)))

@@ -366,7 +366,9 @@ def test_cache_is_rebuilt_when_the_code_changes_or_an_entry_is_broken(
                 assert "\n" not in warning
         _same_graph(G, first)
         assert new.is_file()
-    assert stopped[-2:] == misfits  # the router loads; a column fails when read
+    # geometry offsets: the router loads, a column fails when read; a column of edges shorter
+    # than the router's rows is found at load (the router is checked against the columns)
+    assert stopped[-1:] == misfits[-1:] and misfits[0] not in stopped
 
 
 class _Planted:

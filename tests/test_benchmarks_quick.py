@@ -1,5 +1,5 @@
 """The benchmark suite in its quick mode, so CI checks every speed claim holds (at half the
-README's margins) and that the fast paths give the stock paths' results."""
+goals of docs/performance.md) and that the fast paths give the stock paths' results."""
 
 from __future__ import annotations
 

@@ -79,6 +79,7 @@ def test_a_bad_line_is_one_error_naming_it_and_nothing_is_written(tmp_path: Path
     source = tmp_path / "in.jsonl"
     source.write_text(json.dumps(STORIES[0]) + "\n" + '{"id": "no text"}\n', encoding="utf-8")
     out = tmp_path / "out" / "out.jsonl"
+    out.parent.mkdir()
     done = run("--jsonl", str(source), "-o", str(out))
     assert done.returncode == 2
     assert done.stderr.splitlines() == [

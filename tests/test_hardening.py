@@ -54,7 +54,10 @@ def test_degenerate_scenario_is_refused_at_load(spoil: Any, runner: Any, tmp_pat
     spoil(data)
     out = tmp_path / "m.html"
     scenario = write_yaml(tmp_path / "s.yaml", data)
-    one_line_exit_2(runner.invoke(app, ["map", "--offline", "-s", str(scenario), "-o", str(out)]))
+    result = runner.invoke(app, ["map", "--offline", "-s", str(scenario), "-o", str(out)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    lines = result.stderr.strip().splitlines()  # one line, or one per problem and their count
+    assert len(lines) == 1 or lines[-1] == f"{len(lines) - 1} problem(s) in {scenario}", lines
     assert not out.exists()
 
 

@@ -167,6 +167,7 @@ def test_sigkill_leaves_the_old_file_or_the_new_one(command: str, tmp_path: Path
     argv, target, variant = COMMANDS[command]
     scenarios = _variants(tmp_path)
     out = tmp_path / "out"
+    out.mkdir()  # -o names a file in a folder that exists (issue 30)
     t = _run(argv(scenarios[0], out))
     assert variant(out / target) == 0
     assert _temporaries(out, target) == []

@@ -102,8 +102,8 @@ def test_render_never_imports_network_or_routing() -> None:
 #: Rooms by layer, in the order data flows: a room imports only rooms of lower layers.
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"errors"}),
-    frozenset({"__init__", "options", "columns", "text", "datasets", "distance"}),
-    frozenset({"_io", "settings", "scenario"}),
+    frozenset({"__init__", "options", "columns", "text", "datasets", "distance", "_io"}),
+    frozenset({"settings", "scenario"}),
     frozenset({"claims", "places", "routing"}),
     frozenset({"extract", "network"}),
     frozenset({"render", "export"}),

@@ -31,7 +31,6 @@ from routes.cli import app
 if TYPE_CHECKING:
     from playwright.sync_api import Browser  # type hints only: imported where used
 
-TIMELINE_RING = render.OKABE_ITO["yellow"]
 ARTEFACTS = Path(__file__).resolve().parents[1] / "output" / "test-artifacts"
 
 
@@ -65,32 +64,19 @@ def _colours(image: Image.Image) -> tuple[int, int]:
     return len(colours), near
 
 
-def _rings(view: MapPage) -> int:
-    return int(
-        view.page.evaluate(
-            "c => [...document.querySelectorAll('path')]"
-            ".filter(p => p.getAttribute('stroke') === c).length",
-            TIMELINE_RING,
-        )
-    )
-
-
-def test_time_control_steps_through_the_dated_events(page: MapPage) -> None:
-    slider = page.page.locator("input.time-slider")
-    start, end = int(slider.get_attribute("min") or 0), int(slider.get_attribute("max") or 0)
-    assert end > start
-    events = _rings(page)
-    assert events == 4  # three departures and the incident, all on 15 December
-    assert page.page.locator("output.time-text").inner_text() == "2016-12-15"
-    assert (end - start) // 86_400_000 == 8, "15 to 22 December, to the end of the 22nd"
-    assert re.search(r'"steps":\s*8\b', page.page.content()), "one playback step per day"
-    set_value = "(s, v) => { s.value = v; s.dispatchEvent(new Event('input', {bubbles: true})); }"
-    slider.evaluate(set_value, str(end))
-    page.page.wait_for_timeout(200)
-    assert _rings(page) == 0, "after the story's last day nothing should be shown"
-    slider.evaluate(set_value, str(start))
-    page.page.wait_for_timeout(200)
-    assert _rings(page) == events
+def test_time_bar_steps_through_every_day(page: MapPage) -> None:
+    """One step a day, 15 to 22 December; the buttons move one day and stop at the ends."""
+    p = page.page
+    slider = p.locator(".routes-timebar input.routes-day-slider")
+    assert (slider.get_attribute("min"), slider.get_attribute("max")) == ("0", "7")
+    text = p.locator(".routes-timebar .routes-day-text")
+    assert text.inner_text() == "Thu 15 Dec 2016"
+    assert p.locator(".routes-timebar .routes-prev").is_disabled()
+    p.locator(".routes-timebar .routes-next").click()
+    assert text.inner_text() == "Fri 16 Dec 2016"
+    p.locator(".routes-timebar .routes-prev").click()
+    assert text.inner_text() == "Thu 15 Dec 2016"
+    assert p.locator("path.routes-corridor").count() == 3
 
 
 def test_controls_are_there_and_reachable_by_keyboard(page: MapPage) -> None:
@@ -99,7 +85,7 @@ def test_controls_are_there_and_reachable_by_keyboard(page: MapPage) -> None:
         ".leaflet-control-zoom-fullscreen",
         ".leaflet-control-measure",
         ".leaflet-control-search input",
-        ".leaflet-control-minimap",
+        ".routes-timebar .routes-next",
         ".leaflet-control-scale",
         ".leaflet-control-layers-base input",
         ".leaflet-control-layers-overlays input",
@@ -120,7 +106,13 @@ def test_controls_are_there_and_reachable_by_keyboard(page: MapPage) -> None:
     p.locator("body").focus()
     joined = tab(60)
     # the search box and the layer control start folded: their buttons take the focus
-    for wanted in ["leaflet-control-zoom-in", "fullscreen", "search-button", "layers-toggle"]:
+    for wanted in [
+        "leaflet-control-zoom-in",
+        "fullscreen",
+        "search-button",
+        "layers-toggle",
+        "routes-next",
+    ]:
         assert wanted in joined, f"{wanted} not reachable with Tab:\n{joined}"
     p.locator(".leaflet-control-search .search-button").focus()
     p.keyboard.press("Enter")  # unfolds the search box, and puts the focus in it
@@ -159,7 +151,10 @@ def test_no_basemap_keeps_borders_and_roads(page: MapPage) -> None:
     p.locator(".leaflet-control-layers-base label", has_text="No basemap").locator("input").check()
     p.wait_for_timeout(300)
     main_tiles = ".folium-map > .leaflet-map-pane > .leaflet-tile-pane img.leaflet-tile"
-    assert p.locator(main_tiles).count() == 0  # the minimap keeps its own
+    assert p.locator(main_tiles).count() == 0
+    mesh = p.locator(".leaflet-control-layers-overlays label", has_text="Proxy network links")
+    assert not mesh.locator("input").is_checked(), "the proxy mesh starts hidden"
+    mesh.locator("input").check()
     for layer in ("Country borders", "Proxy network links near the corridors"):
         label = p.locator(".leaflet-control-layers-overlays label", has_text=layer)
         assert label.locator("input").is_checked(), layer
@@ -167,6 +162,7 @@ def test_no_basemap_keeps_borders_and_roads(page: MapPage) -> None:
     assert (
         p.locator(f"svg.leaflet-zoom-animated path[stroke='{render.NETWORK_COLOUR}']").count() > 0
     )
+    mesh.locator("input").uncheck()
     p.locator(".leaflet-control-layers-base label", has_text="OpenStreetMap").first.locator(
         "input"
     ).check()
@@ -177,7 +173,7 @@ def test_self_contained_page_needs_no_request(
     browser: Browser,
     tmp_path: Path,
 ) -> None:
-    html = _map(tmp_path, "--self-contained")
+    html = _map(tmp_path)  # the default page carries its scripts and stylesheets
     text = html.read_text(encoding="utf-8")
     assert "<script src=" not in text and 'rel="stylesheet" href=' not in text
     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -226,25 +222,23 @@ def test_self_contained_page_needs_no_request(
         ".leaflet-marker-pane .leaflet-marker-icon').length"
     )
     for label in tab.locator(".leaflet-control-layers-overlays label").all():
+        box = label.locator("input")
+        hidden = not box.is_checked()  # the proxy mesh starts hidden
+        if hidden:
+            box.check()
         before = tab.evaluate(count)
-        label.locator("input").uncheck()
+        box.uncheck()
         assert tab.evaluate(count) < before, label.inner_text()
-        label.locator("input").check()
+        box.check()
         assert tab.evaluate(count) == before, label.inner_text()
-    slider = tab.locator("input.time-slider")
-    slider.evaluate(
-        "(s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }",
-        slider.get_attribute("max"),
-    )
-    tab.wait_for_timeout(200)
-    assert _rings(MapPage(tab)) == 0
-    assert tab.locator("path.routes-corridor").count() == 0, "after the last day, no corridor"
-    slider.evaluate(  # back to the first day, when every corridor is drawn
-        "(s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }",
-        slider.get_attribute("min"),
-    )
-    tab.wait_for_timeout(200)
-    assert tab.locator("path.routes-corridor").count() == 3
+        if hidden:
+            box.uncheck()
+    for _ in range(7):  # to the last day: the two corridors that ran to the end
+        tab.locator(".routes-timebar .routes-next").click()
+    assert tab.locator(".routes-day-text").inner_text() == "Thu 22 Dec 2016"
+    assert tab.locator("path.routes-corridor").count() == 3  # Turkey's has no end: open
+    tab.locator(".routes-day-slider").fill("0")
+    assert tab.locator(".routes-day-text").inner_text() == "Thu 15 Dec 2016"
 
     # and the screenshot shows the corridors on the no-basemap background
     shot = ARTEFACTS / "aleppo-self-contained.png"

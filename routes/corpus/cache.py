@@ -23,7 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from routes._io import file_sha256, inside, open_binary_atomically, write_atomically
+from pydantic import ValidationError
+
+from routes._io import inside, open_binary_atomically, write_atomically
+from routes.corpus.records import Summary
+from routes.errors import UsageError
+from routes.text import brief
 
 __all__ = ["Index", "contribution", "contributions", "scan", "store", "write_stories"]
 
@@ -60,6 +65,7 @@ def store(cache: Path, hashes: list[str], records: list[dict[str, Any]]) -> dict
     stories = [[h, r["id"], r["status"] == "ok"] for h, r in zip(hashes, records, strict=True)]
     flows = [[n, r["id"], c] for n, r in enumerate(records) if (c := contribution(r))]
     summary = {"sha256": hashlib.sha256(data).hexdigest(), "stories": stories, "flows": flows}
+    cache.mkdir(parents=True, exist_ok=True)  # the run's own cache folder
     write_atomically(inside(cache, f"{name}.json"), json.dumps(summary).encode("utf-8"))
     write_atomically(inside(cache, f"{name}.jsonl"), data)
     return {"name": name, "stories": stories}
@@ -70,22 +76,46 @@ def scan(cache: Path, wanted: set[str]) -> Index:
     index = Index(cache, wanted)
     for file in sorted(cache.glob("part-*.jsonl")) if cache.is_dir() else []:
         try:
-            summary = json.loads(file.with_suffix(".json").read_bytes())
-            if file_sha256(file) != summary["sha256"]:
-                raise ValueError("its checksum does not match its summary")
-            stories = [list(entry) for entry in summary["stories"]]
-        except (OSError, ValueError, KeyError, TypeError) as exc:  # garbled: its stories redone
-            log.warning("cache file %s is unreadable (%s); drafting its stories again", file, exc)
+            summary = _summary(file)
+        except (OSError, ValueError) as exc:  # garbled or hand-edited: its stories redone
+            log.warning("cache file %s is unreadable (%s); drafting its stories again", file,
+                        brief(str(exc), 200))  # fmt: skip
             continue
-        index.add(file.stem, stories)
+        index.add(file.stem, [list(entry) for entry in summary["stories"]])
     return index
+
+
+def _summary(lines: Path) -> dict[str, Any]:
+    """The summary of the lines file ``lines``, checked against it: its shape
+    (:class:`~routes.corpus.records.Summary`), the lines' checksum and their count."""
+    summary = json.loads(lines.with_suffix(".json").read_bytes())
+    try:
+        Summary.model_validate(summary)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(part) for part in error["loc"])
+        raise ValueError(f"its summary's {where or 'record'}: {error['msg']}") from None
+    with lines.open("rb") as f:
+        digest, count = hashlib.sha256(), 0
+        for line in f:
+            digest.update(line)
+            count += 1
+    if digest.hexdigest() != summary["sha256"]:
+        raise ValueError("its checksum does not match its summary")
+    if count != len(summary["stories"]):
+        raise ValueError(f"{count} lines for {len(summary['stories'])} stories in its summary")
+    return summary
 
 
 def contributions(index: Index) -> Iterator[tuple[str, dict[str, Any]]]:
     """(story id, contribution) of every indexed story that has one, one summary at a time."""
     used = sorted({number for number, _ in index.where.values()})
     for number in used:
-        summary = json.loads((index.cache / f"{index.files[number]}.json").read_bytes())
+        try:
+            summary = _summary(index.cache / f"{index.files[number]}.jsonl")
+        except (OSError, ValueError) as exc:  # changed since the scan
+            raise UsageError(f"the cache changed during the run ({brief(str(exc), 200)}); "
+                             "run again") from None  # fmt: skip
         for line, story, part in summary["flows"]:
             if index.where.get(summary["stories"][line][0]) == (number, line):
                 yield story, part
@@ -134,6 +164,7 @@ def _report(record: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
     story = record["id"]
     return {
         "story": story,
+        "title": record.get("title"),
         "publisher": record.get("publisher"),
         "url": record.get("url"),
         "date": move.get("date"),
@@ -176,7 +207,7 @@ class _Lines:
         while at[0] <= line:  # at[0]: the number of the line readline gives next
             text, at[0] = file.readline(), at[0] + 1
         if not text.endswith(b"\n"):
-            raise ValueError(f"{file.name}: line {line} is missing; delete the cache and rerun")
+            raise UsageError(f"{file.name}: line {line} is missing; delete the cache and rerun")
         return text
 
     def close(self) -> None:

@@ -104,7 +104,9 @@ def _flow(
         "claims": claims,
         "evidence": [e for r in reports for e in r["evidence"]],
         "sources": [
-            {k: r[k] for k in ("story", "publisher", "url", "date", "who")} for r in reports
+            {k: r.get(k) for k in ("story", "title", "publisher", "url", "date", "who")}
+            | {"evidence": r["evidence"]}
+            for r in reports
         ],
     }
 

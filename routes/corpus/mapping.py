@@ -11,12 +11,15 @@ gazetteer the corpus resolved it in. The scenario says it was drafted by ``route
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
+from routes._io import read_input
 from routes.corpus.flows import FLOW_FIELDS
+from routes.corpus.records import Flow
 from routes.errors import UsageError
 from routes.scenario import (
     SLUG,
@@ -30,6 +33,7 @@ from routes.scenario import (
     Story,
     validate,
 )
+from routes.text import brief
 
 __all__ = ["flows_scenario", "is_flows_file"]
 
@@ -59,18 +63,24 @@ def is_flows_file(source: str | Path) -> bool:
     return str(source).lower().endswith(".parquet")
 
 
-def flows_scenario(path: str | Path) -> Scenario:
-    """The scenario of a ``routes corpus`` result's ``flows.parquet``.
+def flows_scenario(path: str | Path, *, data: bytes | None = None) -> Scenario:
+    """The scenario of a ``routes corpus`` result's ``flows.parquet`` (its ``data``, when
+    the caller read the file already).
 
     Raises :class:`UsageError` (one line) for a missing or unreadable file, a Parquet
-    file without the flow columns, or one without flows.
+    file without the flow columns, one without flows, or a value no flow can have
+    (:class:`~routes.corpus.records.Flow`: coordinates, JSON columns, claims, counts,
+    references, dates).
     """
-    flows = _read(Path(path))
+    flows = _read(Path(path), data)
     sources: dict[str, Source] = {}
     places: dict[str, dict[str, Any]] = {}
-    corridors = [_corridor(flow, sources, places) for flow in flows]
-    days = sorted(d for f in flows for d in json.loads(f["dates"]))
-    story_ids = sorted({s for f in flows for s in json.loads(f["stories"])})
+    try:
+        corridors = [_corridor(flow, sources, places) for flow in flows]
+    except ValidationError as exc:  # the rows are checked; this is a backstop, one line too
+        raise UsageError(f"{path}: a flow cannot be mapped ({brief(str(exc), 200)})") from None
+    days = sorted(d for f in flows for d in f["dates"])
+    story_ids = sorted({s for f in flows for s in f["stories"]})
     folder = Path(path).resolve().parent.name
     summary = Source(
         id="routes-corpus",
@@ -78,7 +88,7 @@ def flows_scenario(path: str | Path) -> Scenario:
         f"corpus ({folder}/{Path(path).name}); offsets are characters in each story's text",
         publisher="routes corpus",
     )
-    data = {
+    scenario = {
         "story": Story(
             id=_slug(f"corpus-{folder}"),
             title=f"Flows in a corpus of {len(story_ids)} stories (draft)",
@@ -96,19 +106,22 @@ def flows_scenario(path: str | Path) -> Scenario:
     }
     return validate(
         {k: [_plain(v) for v in vs] if isinstance(vs, list) else _plain(vs)
-         for k, vs in data.items()},
+         for k, vs in scenario.items()},
         name=str(path),
     )  # fmt: skip
 
 
-def _read(path: Path) -> list[dict[str, Any]]:
-    """The flows' rows, checked to be a flows file."""
+def _read(path: Path, data: bytes | None) -> list[dict[str, Any]]:
+    """The flows' rows, checked to be a flows file and each row a flow (:class:`Flow`)."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    if not path.is_file():
-        raise UsageError(f"{path}: no such file; pass the flows.parquet routes corpus wrote")
     try:
-        table = pq.read_table(path)
+        if data is None:
+            data = read_input(path, limit=1 << 30, what="flows file")
+        table = pq.read_table(pa.BufferReader(data))
+    except UsageError:
+        raise
     except Exception as exc:  # pyarrow's own ArrowInvalid, OSError…
         raise UsageError(f"cannot read {path} as Parquet ({type(exc).__name__}); "
                          "pass the flows.parquet routes corpus wrote") from None  # fmt: skip
@@ -118,17 +131,33 @@ def _read(path: Path) -> list[dict[str, Any]]:
             f"{path} is not a routes corpus flows file (no {', '.join(missing[:3])} "
             "column); pass DIR/flows.parquet from routes corpus, or a scenario YAML"
         )
-    rows: list[dict[str, Any]] = table.select(_NEEDED).to_pylist()
+    try:
+        rows: list[dict[str, Any]] = table.select(_NEEDED).to_pylist()
+    except Exception as exc:  # a column of a type pyarrow cannot turn into Python values
+        raise UsageError(f"{path}: unreadable columns ({type(exc).__name__})") from None
     if not rows:
         raise UsageError(f"{path}: no flows in it (its stories report no movement between "
                          "two places); nothing to map")  # fmt: skip
-    return rows
+    return [_checked(row, n, path) for n, row in enumerate(rows, start=1)]
+
+
+def _checked(row: dict[str, Any], n: int, path: Path) -> dict[str, Any]:
+    """One row as a valid flow (its JSON columns parsed), or one line saying what is wrong."""
+    try:
+        return Flow.model_validate(row).model_dump(mode="json")
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(part) for part in error["loc"])
+        flow = brief(row.get("flow_id"), 40)
+        raise UsageError(f"{path} row {n} (flow_id {flow}) column {where}: "
+                         f"{brief(error['msg'], 160).strip(chr(39))}; this is not a flow "
+                         "routes corpus writes") from None  # fmt: skip
 
 
 def _corridor(
     flow: dict[str, Any], sources: dict[str, Source], places: dict[str, dict[str, Any]]
 ) -> Corridor:
-    reports = json.loads(flow["sources"])
+    reports = flow["sources"]
     for report in reports:
         sources.setdefault(report["story"], _story_source(report))
     ends = []
@@ -144,7 +173,7 @@ def _corridor(
         ends.append(place["id"])
     day = {r["story"]: r["date"] for r in reports}
     figures = [_figure(flow["flow_id"], n, c, day.get(c["story"]))
-               for n, c in enumerate(json.loads(flow["claims"]), start=1)]  # fmt: skip
+               for n, c in enumerate(flow["claims"], start=1)]  # fmt: skip
     people = [f for f in figures if f.kind == "people"]
     who = sorted({r["who"] for r in reports if r.get("who")})
     start, end = flow["date_start"], flow["date_end"]
@@ -157,7 +186,7 @@ def _corridor(
         end=dt.date.fromisoformat(end) if end and end != start else None,
         who=", ".join(who) or None,
         note=f"{flow['n_stories']} stories, {flow['n_publishers']} publishers (routes corpus)",
-        route_sources=[_route_source(r, json.loads(flow["evidence"])) for r in reports],
+        route_sources=[_route_source(r, flow["evidence"]) for r in reports],
         figures=figures,
         line_width=max(people, key=lambda f: f.value).id if people else None,
     )

@@ -1,11 +1,11 @@
-"""``map.html`` of a corpus: its flows on one map, sized by stories or by people, with a time
-control and each flow's sources in its popup.
+"""``map.html`` of a corpus: its flows on one map, as arcs with arrowheads sized by stories
+or by people, the largest places named, a time bar, and each report in the popups.
 
-Built from :mod:`routes.render`'s public pieces (basemaps, escaping, overlays, line
-widths, reproducible ids, the page writer), since a corpus is not one scenario. Every
-text a story gave (names, publishers, who said what) reaches the page only through
-:func:`routes.render.escape`; the features carry that escaped HTML and numbers, nothing
-raw.
+Built from :mod:`routes.render`'s public pieces (basemaps, flow lines, arrowheads, popups,
+the reader's labels, fit and time bar, reproducible ids, the page writer), since a corpus
+is not one scenario. Every text a story gave (names, titles, publishers, evidence, who
+said what) reaches the page only through :func:`routes.render.escape` or as label data
+the page writes with ``textContent``; nothing raw.
 """
 
 from __future__ import annotations
@@ -19,157 +19,136 @@ from routes._io import inside
 if TYPE_CHECKING:
     import folium
 
-__all__ = ["flow_map", "write_map"]
+__all__ = ["LABELLED_PLACES", "flow_map", "write_map"]
 
 #: The layers, by what sets a line's width.
 STORIES_LAYER = "Flows: width by stories reporting them"
 PEOPLE_LAYER = "Flows: width by people (largest claim; thin dashed: no figure)"
-TIMELINE_LAYER = "Flows by date (use the time slider)"
+PLACES_LAYER = "Places"
+#: How many places are named on the map: those most flows start or end at.
+LABELLED_PLACES = 8
+#: The longest evidence quoted in a popup, characters.
+EVIDENCE_CHARS = 300
 
-#: Binds each feature's popup (HTML escaped when the data was written) and styles it.
-_EACH = "function (feature, layer) { layer.bindPopup(feature.properties.popup, {maxWidth: 420}); }"
-_STYLE = (
-    "function (feature) { return {color: feature.properties.colour, weight: "
-    "feature.properties.width, opacity: 0.8, dashArray: feature.properties.dash}; }"
-)
+Sentences = dict[tuple[str, int, int], str]
 
 
-def write_map(folder: Path, merged: list[dict[str, Any]]) -> Path:
+def write_map(folder: Path, merged: list[dict[str, Any]], sentences: Sentences) -> Path:
     """Write ``map.html`` of the flows into ``folder`` (atomically); return its path."""
     from routes import render
 
-    return render.save(flow_map(merged), inside(folder, "map.html"))
+    return render.save(flow_map(merged, sentences), inside(folder, "map.html"))
 
 
-def flow_map(merged: list[dict[str, Any]]) -> folium.Map:
-    """The corpus map: flows as lines, two width layers, a time slider, the sources in popups."""
+def flow_map(merged: list[dict[str, Any]], sentences: Sentences | None = None) -> folium.Map:
+    """The corpus map: flows as arcs with arrowheads in two width layers, the places with
+    the largest of them named, a time bar (from the last day: every flow reported by then),
+    and each flow's reports and claims in its popup."""
     import folium
-    from folium.utilities import JsCode
 
     from routes.render.layers import add_basemaps
-    from routes.render.markup import add_overlays, script, sequential_ids
+    from routes.render.markup import add_head, add_overlays, sequential_ids
     from routes.render.page import ASSETS_CSS, ASSETS_JS
+    from routes.render.reader import add_reader
     from routes.render.style import OKABE_ITO
+    from routes.render.timeline import day_text
 
     with sequential_ids():
         m = folium.Map(tiles=None, control_scale=True, zoom_snap=0.25)
         m.default_js, m.default_css = ASSETS_JS, ASSETS_CSS  # the scenario map's own few
-        add_basemaps(m)
-        stories_peak = max((f["n_stories"] for f in merged), default=0)
-        people_peak = max((f["people_max"] or 0 for f in merged), default=0)
-        layers = (
-            (STORIES_LAYER, "n_stories", stories_peak, OKABE_ITO["blue"], True),
-            (PEOPLE_LAYER, "people_max", people_peak, OKABE_ITO["vermillion"], False),
+        stories = len({s for f in merged for s in f["stories"]})
+        add_head(
+            m,
+            f"Flows reported by {stories} stories (routes corpus)",
+            f"Map of {len(merged)} flows between places that {stories} stories name, each "
+            "with its reports, their publishers and the sentences it was read in.",
         )
-        for name, key, peak, colour, show in layers:
-            data = _collection(merged, key, peak, colour)
-            folium.GeoJson(
-                data, name=name, show=show, style_function=_style, zoom_on_click=False,
-                on_each_feature=JsCode(_EACH),
-            ).add_to(m)  # fmt: skip
-        timeline = _add_timeline(m, merged, stories_peak)
-        folium.LayerControl(collapsed=False).add_to(m)
-        if timeline is not None:  # off until the reader ticks it (the slider shows it first)
-            m.add_child(
-                script(
-                    "{{ this._parent.get_name() }}.removeLayer({{ this.layer.get_name() }});",
-                    layer=timeline,
-                )
-            )
+        add_basemaps(m)
+        days = _days(merged)
+        lines = {f["flow_id"]: _arc(f) for f in merged}
+        groups: dict[str, Any] = {}
+        states: dict[str, list[list[Any]]] = {}
+        for name, key, colour, show in (
+            (STORIES_LAYER, "n_stories", OKABE_ITO["blue"], True),
+            (PEOPLE_LAYER, "people_max", OKABE_ITO["vermillion"], False),
+        ):
+            layer = folium.FeatureGroup(name=name, show=show).add_to(m)
+            peak = max((f[key] or 0 for f in merged), default=0)
+            for f in merged:
+                flow_id = f"{key}:{f['flow_id']}"
+                group, line = _flow(layer, f, lines[f["flow_id"]], f[key], peak, colour, sentences)
+                groups |= {flow_id: group, f"line:{flow_id}": line, f"parent:{flow_id}": layer}
+                states[flow_id] = _states(f, days)
+        places, labels = _places(m, merged)
+        folium.LayerControl(collapsed=True).add_to(m)
         add_overlays(m, _legend(merged))
-        if merged:
-            lats = [f[f"{end}_lat"] for f in merged for end in ("origin", "dest")]
-            lons = [f[f"{end}_lon"] for f in merged for end in ("origin", "dest")]
-            m.fit_bounds([[min(lats), min(lons)], [max(lats), max(lons)]], padding=(40, 40))
+        add_reader(
+            m,
+            {
+                "labels": labels,
+                "fit": _fit(lines.values()),
+                "corridors": states,
+                "incidents": {},
+                "days": [day_text(day) for day in days],
+                "start": max(len(days) - 1, 0),
+            },
+            {k: v for k, v in (groups | {"places": places}).items() if v is not None},
+        )
     return m
 
 
-def _style(feature: dict[str, Any]) -> dict[str, Any]:
-    p = feature["properties"]
-    return {"color": p["colour"], "weight": p["width"], "opacity": 0.8, "dashArray": p["dash"]}
+def _arc(f: dict[str, Any]) -> Any:
+    from routes.render.geometry import flow_line
+
+    return flow_line([(f["origin_lon"], f["origin_lat"]), (f["dest_lon"], f["dest_lat"])])
 
 
-def _collection(merged: list[dict[str, Any]], key: str, peak: int, colour: str) -> dict[str, Any]:
-    from routes.render.style import line_width, rounded
+def _flow(
+    layer: Any,
+    f: dict[str, Any],
+    line: Any,
+    value: int | None,
+    peak: int,
+    colour: str,
+    sentences: Sentences | None,
+) -> tuple[Any, Any]:
+    """One flow in ``layer``: its arc, sized by ``value`` of ``peak``, and its arrowhead."""
+    import folium
 
-    features = []
-    for f in merged:
-        value = f[key]
-        features.append(
-            {
-                "type": "Feature",
-                "properties": {
-                    "popup": _popup(f),
-                    "width": line_width(value, peak) if value else 1.5,
-                    "colour": colour,
-                    "dash": None if value else "4 6",
-                    **_span(f),
-                },
-                "geometry": {
-                    "type": "LineString",
-                    "coordinates": [
-                        [rounded(f["origin_lon"]), rounded(f["origin_lat"])],
-                        [rounded(f["dest_lon"]), rounded(f["dest_lat"])],
-                    ],
-                },
-            }
-        )
-    return {"type": "FeatureCollection", "features": features}
+    from routes.render.flows import add_arrow
+    from routes.render.markup import escape
+    from routes.render.popups import popup
+    from routes.render.style import latlon, line_width
 
-
-def _span(f: dict[str, Any]) -> dict[str, int]:
-    """The flow's days as the time slider reads them (ms since 1970, UTC); none if undated."""
-    if not f["date_start"]:
-        return {}
-    first, last = dt.date.fromisoformat(f["date_start"]), dt.date.fromisoformat(f["date_end"])
-    return {"start": _epoch_ms(first), "end": _epoch_ms(last + dt.timedelta(days=1)) - 1}
-
-
-def _epoch_ms(day: dt.date) -> int:
-    return int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp() * 1000)
+    group = folium.FeatureGroup(name=f["flow_id"], control=False)
+    group.add_to(layer)
+    if line.geom_type != "LineString":
+        return group, None
+    title = f"{f['origin_name']} → {f['dest_name']}"
+    drawn = folium.PolyLine(
+        [latlon(y, x) for x, y in line.coords],
+        color=colour,
+        weight=line_width(value, peak) if value else 1.5,
+        opacity=0.85,
+        dash_array=None if value else "4 6",
+        popup=popup(title, _rows(f, sentences or {})),
+        tooltip=escape(title),
+        class_name="routes-flow-line",
+    ).add_to(group)
+    add_arrow(group, line, colour, 0.0)
+    return group, drawn
 
 
-def _add_timeline(m: folium.Map, merged: list[dict[str, Any]], peak: int) -> Any:
-    """The dated flows again, in a layer the time slider steps through day by day."""
-    from folium import plugins
-    from folium.utilities import JsCode
-
-    from routes.render.style import OKABE_ITO
-
-    dated = [f for f in merged if f["date_start"]]
-    if not dated:
-        return None
-    data = _collection(dated, "n_stories", peak, OKABE_ITO["bluish_green"])
-    timeline = plugins.Timeline(
-        data, style=JsCode(_STYLE), onEachFeature=JsCode(_EACH)
-    )  # fmt: skip
-    timeline.layer_name = TIMELINE_LAYER
-    timeline.add_to(m)
-    first = min(dt.date.fromisoformat(f["date_start"]) for f in dated)
-    last = max(dt.date.fromisoformat(f["date_end"]) for f in dated)
-    plugins.TimelineSlider(
-        auto_play=False,
-        show_ticks=True,
-        enable_keyboard_controls=True,
-        date_options="YYYY-MM-DD",
-        steps=(last - first).days + 1,
-        start=_epoch_ms(first),
-        end=_epoch_ms(last + dt.timedelta(days=1)),
-        position="bottomleft",
-    ).add_timelines(timeline).add_to(m)
-    return timeline
-
-
-def _popup(f: dict[str, Any]) -> str:
-    """The flow's popup: counts, dates, every claim with its source, every story."""
+def _rows(f: dict[str, Any], sentences: Sentences) -> list[tuple[str, object]]:
+    """The flow's popup: counts, dates, every claim, and every report with its title,
+    publisher, date and the sentence it was read in."""
     from routes.corpus.flows import tally_text
-    from routes.render import escape
 
     dates = f["date_start"] and (
         f["date_start"] if f["date_start"] == f["date_end"] else
         f"{f['date_start']} to {f['date_end']}"
     )  # fmt: skip
-    rows = [
+    rows: list[tuple[str, object]] = [
         ("Stories", f["n_stories"]),
         ("Publishers", ", ".join(f["publishers"]) or "not given"),
         ("Dates", dates or "not stated"),
@@ -180,11 +159,92 @@ def _popup(f: dict[str, Any]) -> str:
         value = " ".join(filter(None, [c["qualifier"], f"{c['value']:,}", c["kind"]]))
         rows.append(("Claim", f"{value}, according to {c['according_to']} (story {c['story']})"))
     for s in f["sources"]:
-        where = ", ".join(filter(None, [s["publisher"], s["date"], s["url"]]))
-        rows.append(("Source", f"story {s['story']}" + (f" ({where})" if where else "")))
-    body = "".join(f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in rows)
-    title = escape(f"{f['origin_name']} → {f['dest_name']}")
-    return f'<div class="routes-popup"><h4>{title}</h4><table>{body}</table></div>'
+        title = s.get("title") or f"story {s['story']}"
+        where = ", ".join(filter(None, [s["publisher"], s["date"]]))
+        rows.append(("Report", f"{title} ({where})" if where else title))
+        for e in s.get("evidence") or []:
+            said = sentences.get((s["story"], e["start"], e["end"]))
+            if said:
+                short = said if len(said) <= EVIDENCE_CHARS else said[:EVIDENCE_CHARS] + "…"
+                rows.append(("", f"“{' '.join(short.split())}”"))
+        if s["url"]:
+            rows.append(("", s["url"]))
+    return rows
+
+
+def _states(f: dict[str, Any], days: list[dt.date]) -> list[list[Any]]:
+    """A flow on the time bar: drawn from the first day a story reports it (undated: always)."""
+    import bisect
+
+    if not f["date_start"] or not days:
+        return []
+    step = bisect.bisect_left(days, dt.date.fromisoformat(f["date_start"]))
+    drawn = [step, None, 0.85, "", ""]
+    return [drawn] if step == 0 else [[0], drawn]
+
+
+def _days(merged: list[dict[str, Any]]) -> list[dt.date]:
+    """Every day from the first a flow is reported on to the last (past a year, the
+    reported days only)."""
+    from routes.render.timeline import MAX_STEPS
+
+    dated = sorted({dt.date.fromisoformat(d) for f in merged for d in f["dates"]})
+    if not dated:
+        return []
+    span = (dated[-1] - dated[0]).days + 1
+    if span > MAX_STEPS:
+        return dated
+    return [dated[0] + dt.timedelta(days=i) for i in range(span)]
+
+
+def _places(m: folium.Map, merged: list[dict[str, Any]]) -> tuple[Any, list[dict[str, Any]]]:
+    """A marker at each flow's ends, and labels for the places most reports name."""
+    import folium
+
+    from routes.render.labels import RANK
+    from routes.render.markup import escape
+    from routes.render.style import PLACES_PANE, latlon, rounded
+
+    weight: dict[str, int] = {}
+    where: dict[str, tuple[str, float, float]] = {}
+    for f in merged:
+        for end in ("origin", "dest"):
+            weight[f[end]] = weight.get(f[end], 0) + f["n_stories"]
+            where.setdefault(f[end], (f[f"{end}_name"], f[f"{end}_lat"], f[f"{end}_lon"]))
+    folium.map.CustomPane(PLACES_PANE, z_index=450).add_to(m)
+    layer = folium.FeatureGroup(name=PLACES_LAYER).add_to(m)
+    for _ref, (name, lat, lon) in sorted(where.items()):
+        marker = folium.CircleMarker(
+            location=latlon(lat, lon), radius=4, color="#FFFFFF", weight=1.5, fill=True,
+            fill_color="#222222", fill_opacity=0.95, tooltip=escape(name),
+        )  # fmt: skip
+        marker.options["pane"] = PLACES_PANE
+        marker.add_to(layer)
+    largest = sorted(weight, key=lambda ref: (-weight[ref], where[ref][0]))[:LABELLED_PLACES]
+    labels = [
+        {
+            "text": where[ref][0],
+            "kind": "place",
+            "rank": RANK["story"] + i / 100,
+            "at": [[rounded(where[ref][1]), rounded(where[ref][2])]],
+            "r": 4,
+            "layers": ["places"],
+        }
+        for i, ref in enumerate(largest)
+    ]
+    return layer, labels
+
+
+def _fit(lines: Any) -> list[list[float]] | None:
+    """The view that holds every flow, arcs included, as [[S, W], [N, E]]."""
+    from routes.render.style import rounded
+
+    bounds = [line.bounds for line in lines if not line.is_empty]
+    if not bounds:
+        return None
+    west, south = min(b[0] for b in bounds), min(b[1] for b in bounds)
+    east, north = max(b[2] for b in bounds), max(b[3] for b in bounds)
+    return [[rounded(south), rounded(west)], [rounded(north), rounded(east)]]
 
 
 def _legend(merged: list[dict[str, Any]]) -> str:
@@ -192,8 +252,11 @@ def _legend(merged: list[dict[str, Any]]) -> str:
 
     stories = len({s for f in merged for s in f["stories"]})
     text = (
-        f"{len(merged)} flows reported by {stories} stories. Each line joins an origin and a "
-        "destination that stories name; click a line for its claims and sources. Lines are "
-        "straight, not routes."
+        f"{len(merged)} flows reported by {stories} stories. Each arc joins an origin and a "
+        "destination that stories name, its arrow at the destination; click one for its "
+        "reports and claims. Arcs are not routes."
     )
-    return f'<div class="routes-legend"><h3>Corpus flows</h3><p>{escape(text)}</p></div>'
+    return (
+        '<details class="routes-legend" open aria-label="Key"><summary>Corpus flows</summary>'
+        f"<p>{escape(text)}</p></details>"
+    )

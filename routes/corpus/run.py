@@ -11,6 +11,7 @@ the next run reuses them and drafts only what was unfinished.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 import time
@@ -20,15 +21,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from routes._io import inside
+from routes._io import inside, make_folder
 from routes.corpus import cache as cache_files
 from routes.corpus import flows as flow_tables
 from routes.corpus.cache import Index
 from routes.corpus.page import write_map
-from routes.corpus.stories import PARTITION_CHARS, Corpus, Entry, code_key, partitions, scan_stories
+from routes.corpus.stories import (
+    PARTITION_CHARS,
+    STORY_SECONDS,
+    Corpus,
+    Entry,
+    code_key,
+    partitions,
+    scan_stories,
+)
 from routes.errors import UsageError
+from routes.text import brief
 
-__all__ = ["IN_FLIGHT_PER_WORKER", "Report", "run_corpus"]
+__all__ = ["IN_FLIGHT_PER_WORKER", "Report", "run_corpus", "scheduler_address"]
 
 log = logging.getLogger("routes")
 
@@ -72,6 +82,7 @@ def run_corpus(
     progress: Progress | None = None,
     on_cluster: Callable[[str | None], None] | None = None,
     partition_chars: int = PARTITION_CHARS,
+    story_seconds: float = STORY_SECONDS,
 ) -> Report:
     """Draft every story of ``source`` and merge them into flows under ``output``.
 
@@ -79,14 +90,18 @@ def run_corpus(
     worker, one thread each; default: the cores); ``scheduler`` uses an existing cluster
     instead; ``partition_chars`` sizes the partitions (the outputs never depend on it,
     only how much a killed run redoes). ``on_cluster`` gets the dashboard link (or
-    ``None``) once the cluster is up.
+    ``None``) once the cluster is up. A story that takes longer than ``story_seconds`` to
+    draft is an error line in ``stories.jsonl``, as a story that fails is.
     """
     started = time.perf_counter()
     if workers is not None and workers < 1:
         raise UsageError(f"--workers must be at least 1, not {workers}")
+    if scheduler is not None:
+        scheduler = scheduler_address(scheduler)
     folder = Path(output)
     cache = (folder / "cache" / code_key()).resolve()  # the workers' path to it too
     corpus = scan_stories(source, cache.name, sample=sample)
+    make_folder(folder)
     hashes = [e.hash for e in corpus.entries]
     index = cache_files.scan(cache, set(hashes))
     todo = [e for e in corpus.entries if e.hash not in index.where]
@@ -100,7 +115,7 @@ def run_corpus(
             parts = partitions(todo, report.workers, chars=partition_chars, length=_chars)
             report.partitions = len(parts)
             drafting = time.perf_counter()
-            _compute(client, parts, corpus, index, progress)
+            _compute(client, parts, corpus, index, progress, story_seconds)
             report.drafting_seconds = time.perf_counter() - drafting
             report.memory = _memory(client)
     missing = sum(h not in index.where for h in hashes)
@@ -111,10 +126,21 @@ def run_corpus(
     merged = flow_tables.merge_contributions(cache_files.contributions(index))
     report.flows = len(merged)
     stories_file = cache_files.write_stories(index, hashes, inside(folder, "stories.jsonl"))
+    sentences = _sentences(corpus, merged)
     tables = flow_tables.write_outputs(folder, merged)
-    report.paths = [stories_file, *tables, write_map(folder, merged)]
+    report.paths = [stories_file, *tables, write_map(folder, merged, sentences)]
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _sentences(corpus: Corpus, merged: list[dict[str, Any]]) -> dict[tuple[str, int, int], str]:
+    """The words each flow's evidence spans, by (story, start, end), read back from the
+    stories that report a flow (their texts are not kept meanwhile)."""
+    spans = {(e["story"], e["start"], e["end"]) for f in merged for e in f["evidence"]}
+    wanted = {story for story, _start, _end in spans}
+    entries = [e for e in corpus.entries if e.id in wanted]
+    texts = {story["id"]: story["text"] for story in corpus.load(entries)}
+    return {(s, a, b): texts[s][a:b] for s, a, b in spans if s in texts}
 
 
 def _chars(entry: Entry) -> int:
@@ -122,7 +148,12 @@ def _chars(entry: Entry) -> int:
 
 
 def _compute(
-    client: Any, parts: list[list[Entry]], corpus: Corpus, index: Index, progress: Progress | None
+    client: Any,
+    parts: list[list[Entry]],
+    corpus: Corpus,
+    index: Index,
+    progress: Progress | None,
+    seconds: float,
 ) -> None:
     """Draft every partition on the cluster; each worker caches its partition as it finishes.
 
@@ -138,7 +169,9 @@ def _compute(
     waiting, futures = iter(parts), {}
 
     def send(part: list[Entry]) -> Any:
-        future = client.submit(draft_partition, corpus.load(part), str(cache), code, pure=False)
+        future = client.submit(
+            draft_partition, corpus.load(part), str(cache), code, seconds=seconds, pure=False
+        )
         futures[future] = part
         return future
 
@@ -150,7 +183,8 @@ def _compute(
         if future.status == "error":  # a worker died on it: each story alone, once
             log.warning("a partition failed (%s); drafting its stories one by one",
                         type(future.exception()).__name__)  # fmt: skip
-            records = [_alone(client, extract_story, story) for story in corpus.load(part)]
+            draft = functools.partial(extract_story, seconds=seconds)
+            records = [_alone(client, draft, story) for story in corpus.load(part)]
             summary = cache_files.store(cache, [e.hash for e in part], records)
         else:
             summary = future.result()
@@ -179,6 +213,29 @@ def _alone(client: Any, fn: Callable[..., dict[str, Any]], story: dict[str, Any]
     return result
 
 
+def scheduler_address(text: str) -> str:
+    """``text`` checked as a Dask scheduler's address before anything connects to it:
+    ``tcp://HOST:PORT`` (or ``tls://`` with Dask's TLS certificates configured)."""
+    from urllib.parse import urlsplit
+
+    shown = brief(text, 60)
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:
+        port, parts = None, urlsplit("")
+    if parts.scheme not in {"tcp", "tls"} or not parts.hostname or port is None or not port:
+        raise UsageError(f"--scheduler {shown} is not a scheduler address; give "
+                         "tcp://HOST:PORT (dask-scheduler prints it)")  # fmt: skip
+    if parts.scheme == "tls":
+        import dask
+
+        if not dask.config.get("distributed.comm.tls.client.cert", None):
+            raise UsageError(f"--scheduler {shown}: tls:// needs Dask's TLS certificates "
+                             "(distributed.comm.tls in its config); or use tcp://")  # fmt: skip
+    return text
+
+
 @contextmanager
 def _client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
     """A client of the cluster at ``scheduler``, or of a new local one of ``workers`` processes."""
@@ -191,7 +248,7 @@ def _client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
     if scheduler:
         try:
             client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, ValueError, TypeError) as exc:
             raise UsageError(
                 f"cannot reach the Dask scheduler at {scheduler} ({type(exc).__name__}); "
                 "start it (dask-scheduler) or leave out --scheduler for a local cluster"

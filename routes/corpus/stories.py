@@ -12,6 +12,7 @@ import hashlib
 import itertools
 import json
 import math
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
@@ -19,12 +20,16 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from routes import datasets
+from routes._io import decode, parse_json, read_input, regular_file
 from routes.errors import UsageError
+from routes.scenario import EARLIEST_DAY, LATEST_DAY
+from routes.text import brief, for_terminal
 
 __all__ = [
     "FIELDS",
     "JSONL",
     "PARTITION_CHARS",
+    "STORY_SECONDS",
     "Corpus",
     "Entry",
     "code_key",
@@ -32,18 +37,22 @@ __all__ = [
     "read_stories",
     "scan_stories",
     "story_hash",
+    "story_line",
 ]
 
 T = TypeVar("T")
 
 #: The fields a story may have; ``id`` and ``text`` are required.
-FIELDS = ("id", "text", "date", "publisher", "url")
+FIELDS = ("id", "text", "date", "publisher", "url", "title")
 
 #: The suffixes of a JSON-lines corpus.
 JSONL = (".jsonl", ".ndjson", ".json")
 
 #: A partition holds about this many characters of text (some seconds of extraction).
 PARTITION_CHARS = 150_000
+#: The longest one story may take to draft, seconds: a story past it is an error line. A
+#: story at the 500,000-character limit drafts in a few seconds (extraction is linear).
+STORY_SECONDS = 120.0
 #: Partitions per worker at least, so a slow one does not hold the rest back.
 PARTITIONS_PER_WORKER = 4
 
@@ -101,8 +110,9 @@ class Corpus:
         with self.path.open("rb") as f:
             for entry, offset in zip(entries, offsets, strict=True):
                 f.seek(offset)
-                record = json.loads(f.readline().decode("utf-8"))
-                stories.append(_story(record, f"{self.path} (id {entry.id!r})"))
+                where = f"{self.path} (id {brief(entry.id, 60)})"
+                record = parse_json(decode(f.readline(), where), where)
+                stories.append(_story(record, where))
         return stories
 
 
@@ -143,23 +153,18 @@ def _read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
 def _jsonl_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """(byte offset of its line, record) for each story line of a JSON-lines file."""
     try:
-        with path.open("rb") as f:
+        with regular_file(path, "corpus").open("rb") as f:
             offset = 0
             for n, raw in enumerate(f, start=1):
                 at, offset = offset, offset + len(raw)
-                line = raw.decode("utf-8")
+                line = decode(raw, f"{path} line {n}")
                 if not line.strip():
                     continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise UsageError(
-                        f"{path} line {n}: not JSON ({exc.msg}); one story a line"
-                    ) from None
+                record = parse_json(line, f"{path} line {n}")
                 if not isinstance(record, dict):
                     raise UsageError(f"{path} line {n}: a story is a JSON object with id and text")
                 yield at, record
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc}") from None
 
 
@@ -167,7 +172,9 @@ def _read_parquet(path: Path) -> list[dict[str, Any]]:
     import pyarrow.parquet as pq
 
     try:
-        table = pq.read_table(path)
+        table = pq.read_table(regular_file(path, "corpus"))
+    except UsageError:
+        raise
     except Exception as exc:  # pyarrow raises its own ArrowInvalid, OSError…
         raise UsageError(f"cannot read {path} as Parquet: {exc}") from None
     columns = [c for c in FIELDS if c in table.column_names]
@@ -176,23 +183,28 @@ def _read_parquet(path: Path) -> list[dict[str, Any]]:
 
 
 def _read_folder(folder: Path) -> list[dict[str, Any]]:
+    """Each ``.txt`` file's text, its name (less ``.txt``) as its id: regular files only (a
+    FIFO or a link to ``/dev/zero`` is refused), names and texts strictly UTF-8."""
+    from routes.extract import MAX_STORY_CHARS
+
     records = []
     for file in sorted(folder.glob("*.txt")):
-        try:
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read {file}: {exc}") from None
-        records.append({"id": file.stem, "text": text})
+        name = for_terminal(str(file))
+        if _SURROGATES.search(file.name):
+            raise UsageError(f"{name}: the file name is not UTF-8 text; rename it")
+        data = read_input(file, limit=4 * MAX_STORY_CHARS, what="story")
+        records.append({"id": file.stem, "text": decode(data, name)})
     if not records:
         raise UsageError(f"{folder}: no .txt files in it")
     return records
 
 
 def _story(record: dict[str, Any], where: str) -> dict[str, Any]:
+    """One story checked: an id, a text, an ISO date in the scenario's years, text fields."""
     story_id, text = record.get("id"), record.get("text")
     if story_id is None or str(story_id).strip() == "":
         raise UsageError(f"{where}: no id; every story needs an id and a text")
-    where = f"{where} (id {story_id!r})"
+    where = f"{where} (id {brief(story_id, 60)})"
     if not isinstance(text, str):
         raise UsageError(f"{where}: no text; every story needs its text as a string")
     story: dict[str, Any] = {"id": str(story_id), "text": text}
@@ -203,19 +215,55 @@ def _story(record: dict[str, Any], where: str) -> dict[str, Any]:
         date = date.isoformat()
     if date is not None:
         try:
-            date = dt.date.fromisoformat(str(date)[:10]).isoformat()
+            day = dt.date.fromisoformat(str(date)[:10])
+            date = _sane_day(day).isoformat()
         except ValueError:
-            raise UsageError(f"{where}: date must look like 2016-12-15, not {date!r}") from None
+            years = f"{EARLIEST_DAY.year}-{LATEST_DAY.year}"
+            raise UsageError(f"{where}: date must look like 2016-12-15, in the years {years}, "
+                             f"not {brief(date)}") from None  # fmt: skip
     story["date"] = date
-    for name in ("publisher", "url"):
+    for name in ("publisher", "url", "title"):
         value = record.get(name)
         story[name] = None if value is None or value == "" else str(value)
     return story
 
 
+_SURROGATES = re.compile("[\ud800-\udfff]")  # how Python keeps the bytes of a non-UTF-8 name
+
+
+def _sane_day(day: dt.date) -> dt.date:
+    if not EARLIEST_DAY <= day <= LATEST_DAY:
+        raise ValueError(day)
+    return day
+
+
+def story_line(line: str, where: str) -> dict[str, Any]:
+    """One line of ``routes extract --jsonl`` checked: ``id`` (kept as given, a string or a
+    number) and ``text``, optional ``date`` and ``publisher``; the extraction's options."""
+    from routes.extract import MAX_STORY_CHARS
+
+    record = parse_json(line, where)
+    if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+        raise UsageError(f'{where}: each line needs "id" and "text" (a string)')
+    if not isinstance(record.get("id"), str | int) or isinstance(record["id"], bool):
+        raise UsageError(f'{where}: "id" must be a string or a number')
+    if len(record["text"]) > MAX_STORY_CHARS:
+        raise UsageError(f"{where}: the text is longer than {MAX_STORY_CHARS:,} characters")
+    try:
+        day = _sane_day(dt.date.fromisoformat(record["date"])) if record.get("date") else None
+    except (TypeError, ValueError):
+        raise UsageError(f'{where}: "date" must look like 2016-12-15, in the years '
+                         f"{EARLIEST_DAY.year}-{LATEST_DAY.year}") from None  # fmt: skip
+    publisher = record.get("publisher")
+    if publisher is not None and not isinstance(publisher, str):
+        raise UsageError(f'{where}: "publisher" must be a string')
+    options = {"story_date": day, "publisher": publisher}
+    return {"id": record["id"], "text": record["text"], "options": options}
+
+
 def story_hash(story: dict[str, Any], code: str) -> str:
     """The story's content hash under ``code`` (:func:`code_key`): its cache key."""
-    payload = json.dumps([code, *(story[f] for f in FIELDS)], ensure_ascii=False)
+    payload = json.dumps([code, *(story.get(f) for f in FIELDS)], ensure_ascii=False)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 

@@ -9,14 +9,28 @@ the driver gets a summary per partition, never the records.
 
 from __future__ import annotations
 
+import ctypes
 import datetime as dt
 import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
-__all__ = ["WarmExtractor", "draft_partition", "extract_story", "warm", "worker_memory"]
+from routes.corpus.stories import STORY_SECONDS
+
+__all__ = [
+    "StoryTimeout",
+    "WarmExtractor",
+    "draft_partition",
+    "extract_story",
+    "time_limit",
+    "warm",
+    "worker_memory",
+]
 
 
 def warm() -> int:
@@ -36,21 +50,30 @@ class WarmExtractor(WorkerPlugin):
         warm()
 
 
-def extract_story(story: dict[str, Any]) -> dict[str, Any]:
+class StoryTimeout(Exception):
+    """A story took longer than its time limit to draft."""
+
+
+def extract_story(story: dict[str, Any], *, seconds: float = STORY_SECONDS) -> dict[str, Any]:
     """One story's record for ``stories.jsonl``: its draft scenario, or the error it gave.
 
     Any exception becomes an error record (type and one-line message): one bad story
-    never stops a corpus.
+    never stops a corpus; nor does one that runs past ``seconds``.
     """
     from routes.extract import default_extractor, draft_scenario
 
-    record: dict[str, Any] = {f: story.get(f) for f in ("id", "date", "publisher", "url")}
+    record: dict[str, Any] = {f: story.get(f) for f in ("id", "date", "publisher", "url", "title")}
     try:
         day = dt.date.fromisoformat(story["date"]) if story.get("date") else None
-        draft = draft_scenario(
-            story["text"], story_date=day, publisher=story.get("publisher"),
-            extractor=default_extractor(),
-        )  # fmt: skip
+        with time_limit(seconds):
+            draft = draft_scenario(
+                story["text"], story_date=day, publisher=story.get("publisher"),
+                extractor=default_extractor(),
+            )  # fmt: skip
+    except StoryTimeout:
+        error = f"StoryTimeout: drafting took longer than {seconds:g} s; the story was skipped"
+        record.update(status="error", error=error)
+        return record
     except Exception as exc:  # every failure is the story's line, not the run's end
         record.update(status="error", error=f"{type(exc).__name__}: {_one_line(exc)}")
         return record
@@ -58,7 +81,37 @@ def extract_story(story: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-def draft_partition(stories: list[dict[str, Any]], cache: str, code: str) -> dict[str, Any]:
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`StoryTimeout` in this thread if the ``with`` runs past ``seconds``.
+
+    A Dask task runs in a worker's thread, where no signal can reach it, so a timer thread
+    raises the exception in it (``PyThreadState_SetAsyncExc``): the story stops at its next
+    Python instruction. Once the ``with`` is left, under the timer's lock, it raises nothing.
+    """
+    target, lock, done = threading.get_ident(), threading.Lock(), [False]
+
+    def interrupt() -> None:
+        with lock:
+            if not done[0]:
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                    ctypes.c_ulong(target), ctypes.py_object(StoryTimeout)
+                )
+
+    timer = threading.Timer(seconds, interrupt)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        with lock:
+            done[0] = True
+        timer.cancel()
+
+
+def draft_partition(
+    stories: list[dict[str, Any]], cache: str, code: str, *, seconds: float = STORY_SECONDS
+) -> dict[str, Any]:
     """:func:`extract_story` for each story of a partition, cached in the folder ``cache``.
 
     Returns the partition's cache name and its stories (content hash under ``code``, id,
@@ -67,7 +120,7 @@ def draft_partition(stories: list[dict[str, Any]], cache: str, code: str) -> dic
     from routes.corpus.cache import store
     from routes.corpus.stories import story_hash
 
-    records = [extract_story(s) for s in stories]
+    records = [extract_story(s, seconds=seconds) for s in stories]
     return store(Path(cache), [story_hash(s, code) for s in stories], records)
 
 

@@ -1,6 +1,6 @@
 """Draft a scenario from a story's text: place mentions, movements, figures and their sources.
 
-Rules over a gazetteer, no statistical model (see the README for why):
+Rules over a gazetteer, no statistical model (docs/extraction.md says why):
 
 1. **Toponyms.** Runs of capitalised (or Arabic-script) words are looked up, whole,
    in the curated places (the bundled scenarios and gazetteer), GeoNames country

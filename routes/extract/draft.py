@@ -227,6 +227,8 @@ class _Drafter:
             elif c.kind == "curated" and c.feature in {
                 "neighbourhood",
                 "border_crossing",
+                "camp",
+                "area",
                 "city",
                 "waypoint",
             }:

@@ -226,7 +226,7 @@ class Figures(Document):
                 who = re.sub(r"[\s.\"”]+$", "", rest)
             start = s.start + m.end()
             return Attribution(who.strip(), start, start + len(who.strip()))
-        toks = [k for k, t in enumerate(self.toks) if t.sentence == s.index - 1]
+        toks = self.sentence_tokens[s.index - 1]
         for k in toks:
             t = self.toks[k]
             if t.lower not in SPEECH_VERBS or t.quoted:

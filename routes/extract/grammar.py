@@ -191,7 +191,7 @@ class Grammar(Document):
         for si in sorted(self._moving):
             if self._title_case(si):
                 continue
-            k, end = self._token_ranges[si].start, self._token_ranges[si].stop
+            k, end = self.sentence_tokens[si].start, self.sentence_tokens[si].stop
             while k < end:
                 if k in names or not self._could_name(k):
                     k += 1
@@ -213,7 +213,7 @@ class Grammar(Document):
     def _title_case(self, si: int) -> bool:
         """A sentence in Title Case: three in four of its words of four letters or more (and
         five such words at least) capitalised."""
-        words = [self.toks[k].text for k in self._token_ranges[si]]
+        words = [self.toks[k].text for k in self.sentence_tokens[si]]
         long = [w for w in words if len(w) >= 4 and w[0].isalpha()]
         return len(long) >= 5 and sum(w[0].isupper() for w in long) > 0.75 * len(long)
 
@@ -288,27 +288,17 @@ class Grammar(Document):
         return low in _MOTION or low.startswith(MOVE_PREFIXES)
 
     @cached_property
-    def _token_ranges(self) -> list[range]:
-        """Each sentence's tokens, as a range of token indices (tokens run in text order)."""
-        starts = [len(self.toks)] * (len(self.sents) + 1)
-        for k in range(len(self.toks) - 1, -1, -1):
-            starts[self.toks[k].sentence] = k
-        for si in range(len(self.sents) - 1, -1, -1):
-            starts[si] = min(starts[si], starts[si + 1])
-        return [range(starts[si], starts[si + 1]) for si in range(len(self.sents))]
-
-    @cached_property
     def _moving(self) -> set[int]:
         """The sentences with a word of movement (unquoted): the only ones the grammar reads."""
         return {
             si
-            for si, ks in enumerate(self._token_ranges)
+            for si, ks in enumerate(self.sentence_tokens)
             if any(self._motion(k) and not self.toks[k].quoted for k in ks)
         }
 
     def _words_of(self, si: int) -> list[int]:
         """The sentence's unquoted tokens."""
-        return [k for k in self._token_ranges[si] if not self.toks[k].quoted]
+        return [k for k in self.sentence_tokens[si] if not self.toks[k].quoted]
 
     def _clauses(self, si: int) -> list[list[int]]:
         """The sentence's unquoted tokens, cut at ";" and before "then"."""
@@ -344,7 +334,7 @@ class Grammar(Document):
         reached: tuple[int, list[str]] = (-9, [])  # where people last got to: sentence, places
         for si in sorted(self._moving):
             clauses = self._clauses(si)
-            here = {k: names[k] for k in self._token_ranges[si] if k in names}
+            here = {k: names[k] for k in self.sentence_tokens[si] if k in names}
             for k in (k for c in clauses for k in c):
                 group = self._anaphor(k, groups, last) or self._the_city(k, names, cities)
                 if group is not None:
@@ -413,7 +403,7 @@ class Grammar(Document):
 
     def _frame(self, si: int, names: dict[int, Name]) -> list[str]:
         """The places of an opening "In X," / "On a beach in X," that says where people are."""
-        toks = list(self._token_ranges[si])
+        toks = list(self.sentence_tokens[si])
         if not toks or self.toks[toks[0]].lower not in {"in", "at", "on", "inside"}:
             return []
         out: list[str] = []
@@ -460,7 +450,7 @@ class Grammar(Document):
         if any(t is None or t.is_namey for t in between) or (after and after.lower == "of"):
             return None
         sentence = self.toks[k].sentence
-        for j in range(self._token_ranges[sentence].start - 1, -1, -1):
+        for j in range(self.sentence_tokens[sentence].start - 1, -1, -1):
             if self.toks[j].sentence < sentence - PERSON_REACH:
                 return None
             name = names.get(j)

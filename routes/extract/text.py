@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
@@ -70,12 +71,14 @@ def _quoted_ranges(text: str) -> list[tuple[int, int]]:
 
 
 def tokens(text: str, sents: Sequence[Sentence]) -> list[Token]:
-    quoted = _quoted_ranges(text)
+    quoted = _quoted_ranges(text)  # sorted and disjoint: a binary search finds the one
+    opens = [a for a, _ in quoted]
     out: list[Token] = []
     for si, s in enumerate(sents):
         for m in _TOKEN.finditer(text, s.start, s.end):
             word, start = m.group(), m.start()
-            is_quoted = any(a <= start < b for a, b in quoted)
+            k = bisect.bisect_right(opens, start) - 1
+            is_quoted = k >= 0 and start < quoted[k][1]
             possessive = re.search(r"['’]s$", word)
             if possessive and len(word) > 2:
                 cut = len(word) - 2
@@ -102,6 +105,8 @@ class Document:
         self.publisher = publisher
         self.sents = sentences(text)
         self.toks = tokens(text, self.sents)
+        #: Each sentence's tokens, as a range of indices into ``toks`` (tokens are in order).
+        self.sentence_tokens = _sentence_tokens(self.toks, len(self.sents))
         self.review: list[str] = []
         self.rejected: list[Rejection] = []
         self.lower_words = {t.text for t in self.toks if t.is_word and t.text.islower()}
@@ -134,6 +139,16 @@ class Document:
         if k >= len(self.toks) or self.toks[k].sentence != self.toks[j].sentence:
             return None
         return self.toks[k]
+
+
+def _sentence_tokens(toks: Sequence[Token], count: int) -> list[range]:
+    """The range of token indices of each of ``count`` sentences, in one pass."""
+    starts = [len(toks)] * (count + 1)
+    for k in reversed(range(len(toks))):
+        starts[toks[k].sentence] = k
+    for si in reversed(range(count)):
+        starts[si] = min(starts[si], starts[si + 1])
+    return [range(starts[si], starts[si + 1]) for si in range(count)]
 
 
 def unique(items: Iterable[str]) -> list[str]:

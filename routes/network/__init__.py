@@ -14,7 +14,9 @@ download, pinned to the story's date; the offline proxy network.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
+import io
 import json
 import logging
 import sys
@@ -25,6 +27,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from routes import __version__, settings
 from routes._io import atomic_path, file_sha256, private_dir
 from routes.errors import DownloadError, NetworkError
+from routes.text import brief
 
 log = logging.getLogger("routes")
 
@@ -40,6 +43,7 @@ __all__ = [
     "CIRCUITY",
     "DRIVABLE",
     "HIGHWAY_SPEEDS_KPH",
+    "MAX_AVOID_BYTES",
     "MAX_REGION_KM2",
     "NETWORK_CHOICES",
     "OSM_SUFFIXES",
@@ -129,6 +133,14 @@ def choose(
                 f"no OpenStreetMap data for {scenario.story.id}: pass --osm FILE, or run "
                 "`routes network fetch` on a machine with internet"
             )
+    elif network != "osm" and (failed := settings.failed_recently(_download(scenario))):
+        minutes = (dt.datetime.now(dt.UTC) - failed[0]).total_seconds() // 60
+        log.warning(
+            "Overpass could not be reached %d min ago (%s); not trying again for a day: "
+            "routing on the offline proxy network. Retry with `routes network fetch` or "
+            "--network osm, or pass --osm FILE.", minutes, failed[1],
+        )  # fmt: skip
+        return proxy_network(scenario)
     else:
         try:
             return fetch(scenario)
@@ -188,7 +200,6 @@ def _proxy_arrays(nodes: list[dict[str, object]]) -> RoadArrays:
     from pyproj import Proj
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import minimum_spanning_tree
-    from scipy.spatial import Delaunay
 
     from routes.distance import great_circle
     from routes.routing.arrays import MISSING, RoadArrays, networkx_order
@@ -198,12 +209,7 @@ def _proxy_arrays(nodes: list[dict[str, object]]) -> RoadArrays:
     project = Proj(proj="aeqd", lat_0=float(lats.mean()), lon_0=float(lons.mean()), datum="WGS84")
     xy = np.column_stack(project(lons, lats))
 
-    triangles = Delaunay(xy).simplices
-    pairs = {
-        tuple(sorted((int(t[i]), int(t[j]))))
-        for t in triangles
-        for i, j in ((0, 1), (1, 2), (0, 2))
-    }
+    pairs = _neighbours(xy)
     u, v = np.array(sorted(pairs)).T
     metres = great_circle(lats[u], lons[u], lats[v], lons[v])
     tree = minimum_spanning_tree(coo_matrix((metres, (u, v)), shape=(len(nodes),) * 2)).tocoo()
@@ -249,6 +255,27 @@ def _proxy_arrays(nodes: list[dict[str, object]]) -> RoadArrays:
             "speed_kph": PROXY_SPEED_KPH,
         },
     )
+
+
+def _neighbours(xy: Any) -> set[tuple[int, int]]:
+    """Pairs of Delaunay neighbours among the projected points ``xy``: every pair when there
+    are three or fewer, and a joggled triangulation when they lie on a line (places at sea,
+    far from any town, may be two or a row)."""
+    from itertools import combinations
+
+    from scipy.spatial import Delaunay, QhullError
+
+    if len(xy) <= 3:
+        return set(combinations(range(len(xy)), 2))
+    try:
+        triangles = Delaunay(xy).simplices
+    except QhullError:  # all on one line: joggling the input gives a triangulation
+        triangles = Delaunay(xy, qhull_options="QJ").simplices
+    return {
+        (min(int(t[i]), int(t[j])), max(int(t[i]), int(t[j])))
+        for t in triangles
+        for i, j in ((0, 1), (1, 2), (0, 2))
+    }
 
 
 def _proxy_nodes(scenario: Scenario) -> list[dict[str, object]]:
@@ -412,9 +439,12 @@ def fetch(scenario: Scenario) -> RoadNetwork:
             if online
             else "no network: the server's name does not resolve"
         )
+        if not online or isinstance(exc, OSError | requests.ConnectionError | requests.Timeout):
+            settings.remember_failure(_download(scenario), reason)  # next runs go to the proxy
         raise DownloadError(f"Overpass: {reason}") from None
     finally:
         settings.configure_osmnx()
+    settings.forget_failure(_download(scenario))
     G = _with_travel_times(
         G,
         source=f"Overpass API, bbox {', '.join(f'{v:.4f}' for v in bbox)}",
@@ -423,9 +453,16 @@ def fetch(scenario: Scenario) -> RoadNetwork:
     from routes.routing.arrays import RoadArrays
 
     path = extract_path(scenario)
+    path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_path(path) as tmp:
         ox.save_graphml(G, tmp)
     return _cached(f"extract-{file_sha256(path)[:20]}", lambda: RoadArrays.from_networkx(G))
+
+
+def _download(scenario: Scenario) -> str:
+    """What a download for ``scenario`` asks: its region (to 0.01°) as of its date."""
+    box = ",".join(f"{v:.2f}" for v in region(scenario))
+    return f"overpass {box} {scenario.story.date or 'today'}"
 
 
 def _area_km2(bbox: tuple[float, float, float, float]) -> float:
@@ -452,6 +489,11 @@ def _resolves(url: str) -> bool:
 def _with_travel_times(G: nx.MultiDiGraph, *, source: str, osm_date: str) -> nx.MultiDiGraph:
     import osmnx as ox
 
+    from routes.network.osmfile import maxspeed_kph
+
+    for *_, data in G.edges(keys=True, data=True):  # maxspeed=0 would be an endless edge
+        if "maxspeed" in data and maxspeed_kph(data["maxspeed"]) is None:
+            del data["maxspeed"]  # the road class's speed, as for a road without the tag
     G = ox.routing.add_edge_speeds(
         G, hwy_speeds=HIGHWAY_SPEEDS_KPH, fallback=HIGHWAY_SPEEDS_KPH["road"]
     )
@@ -460,17 +502,64 @@ def _with_travel_times(G: nx.MultiDiGraph, *, source: str, osm_date: str) -> nx.
     return G
 
 
-def avoid_areas(path: str | Path) -> gpd.GeoDataFrame:
-    """The polygons of a GeoJSON file of areas routes must not enter, in WGS84."""
-    import geopandas as gpd
+#: The largest ``--avoid`` file read, bytes: hand-drawn areas are kilobytes.
+MAX_AVOID_BYTES = 64 * 2**20
 
+
+def avoid_areas(path: str | Path, *, data: bytes | None = None) -> gpd.GeoDataFrame:
+    """The polygons of a GeoJSON file of areas routes must not enter, in WGS84 (its ``data``,
+    when the caller read the file already).
+
+    Read from a regular file only; each polygon made valid (a hand-drawn outline that
+    crosses itself, or overlaps another, is what it encloses: shapely's ``make_valid``),
+    its ``name`` kept as text.
+    """
+    import geopandas as gpd
+    import numpy as np
+    import pandas as pd
+    import shapely
+
+    from routes._io import read_input
+
+    if data is None:
+        data = read_input(path, limit=MAX_AVOID_BYTES, what="areas to avoid")
     try:
-        polygons = gpd.read_file(path).to_crs("EPSG:4326")
+        polygons = gpd.read_file(io.BytesIO(data)).to_crs("EPSG:4326")
     except Exception as exc:  # pyogrio raises several types for unreadable files
-        raise NetworkError(f"cannot read the areas to avoid in {path} ({exc})") from None
+        raise NetworkError(f"cannot read the areas to avoid in {path} "
+                           f"({brief(str(exc), 160)})") from None  # fmt: skip
     if polygons.empty or not polygons.geom_type.isin(["Polygon", "MultiPolygon"]).all():
         raise NetworkError(f"{path}: expected GeoJSON polygons to avoid")
-    return polygons
+    bounds = polygons.bounds.to_numpy()
+    if not np.isfinite(bounds).all() or (np.abs(bounds[:, [1, 3]]) > 90).any():
+        raise NetworkError(f"{path}: a polygon has coordinates that are not longitude and "
+                           "latitude in degrees")  # fmt: skip
+    valid = [_polygonal(g) for g in shapely.make_valid(polygons.geometry.to_numpy())]
+    areas = polygons.set_geometry(gpd.GeoSeries(valid, index=polygons.index, crs="EPSG:4326"))
+    areas = areas[shapely.area(areas.geometry.to_numpy()) > 0]  # in degrees²: only > 0 counts
+    if areas.empty:
+        raise NetworkError(f"{path}: no polygon encloses any area")
+    if "name" in areas:  # text or nothing (an object column: pandas' str dtype makes None NaN)
+        areas["name"] = pd.Series([_text(n) for n in areas["name"]], areas.index, dtype=object)
+    return areas.reset_index(drop=True)
+
+
+def _polygonal(geometry: Any) -> Any:
+    """The polygons of what ``make_valid`` gave (a collection may hold stray lines)."""
+    import shapely
+
+    if geometry.geom_type in {"Polygon", "MultiPolygon"}:
+        return geometry
+    parts = [p for p in shapely.get_parts(geometry) if p.geom_type in {"Polygon", "MultiPolygon"}]
+    return shapely.union_all(parts) if parts else shapely.Polygon()
+
+
+def _text(value: Any) -> str | None:
+    """A feature property as text (a name may come as a list, a number or nothing)."""
+    value = value.tolist() if hasattr(value, "tolist") else value  # GDAL gives lists as arrays
+    if value is None or (isinstance(value, float) and value != value):
+        return None
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
 
 
 def avoiding(G: RoadNetwork, areas: str | Path | gpd.GeoDataFrame) -> RoadNetwork:
@@ -566,6 +655,8 @@ def _load_entry(path: Path, *, lazy: bool = False) -> RoadNetwork | None:
         )
         router.hierarchy_cache = saved_hierarchies(path)
         columns = RoadArrays.from_arrays(arrays, lazy=lazy, damaged=_damaged(path))
+        if any(len(r) and int(r.max()) >= columns.n_edges for r in router.rows.values()):
+            raise ValueError("the router names edges the columns do not have")
         return RoadNetwork(columns, router)
     except (OSError, ValueError) as exc:
         log.warning("graph cache entry %s is unusable (%s); building it again", path.name, exc)

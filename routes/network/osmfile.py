@@ -25,6 +25,7 @@ Equality with osmnx's graph, route for route, is asserted in ``tests/test_osmfil
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from array import array
@@ -38,11 +39,12 @@ import numpy as np
 from routes.distance import great_circle
 from routes.errors import NetworkError
 from routes.routing.arrays import RoadArrays, networkx_order
+from routes.text import brief
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["USEFUL_TAGS_WAY", "Run", "road_arrays", "road_ways"]
+__all__ = ["USEFUL_TAGS_WAY", "Run", "maxspeed_kph", "road_arrays", "road_ways"]
 
 #: Way tags kept on edges: osmnx's ``settings.useful_tags_way`` (osmnx 2.1).
 USEFUL_TAGS_WAY = (
@@ -113,6 +115,8 @@ def road_arrays(
     u = np.concatenate([seg_u[plain], chains.start])
     v = np.concatenate([seg_v[plain], chains.end])
     del seg_u, seg_v
+    if not len(u):  # e.g. one ring of roads, which simplifies (as osmnx does) to nothing
+        raise NetworkError(f"{Path(path).name}: no drivable road network in it")
     columns: dict[str, Coded | NDArray[np.float64]] = dict(
         _edge_attributes(ways, oneway, seg_way, seg_rev, plain, chains)
     )
@@ -210,6 +214,9 @@ def road_ways(path: str | Path, highways: frozenset[str] | None) -> Iterator[tup
             run = _located_run(way.nodes)
             if len(run) >= 2:
                 yield way, run
+    except osmium.InvalidLocationError as exc:  # lat="nan", "inf", "-999"
+        raise NetworkError(f"{Path(path).name}: a node has no valid position ({brief(str(exc))}); "
+                           "fix or remove it") from None  # fmt: skip
     except RuntimeError as exc:
         name = Path(path).name
         raise NetworkError(f"{name}: cannot read it as OpenStreetMap data ({exc})") from None
@@ -607,6 +614,15 @@ def _speeds(
     return result
 
 
+def maxspeed_kph(value: Any) -> float | None:
+    """A ``maxspeed`` tag's value (or osmnx's list of them) in km/h; None when it gives no
+    usable speed (``0``, ``inf``, text that is no speed)."""
+    parts = value if isinstance(value, list) else [value]
+    parsed = [_clean_maxspeed(str(part), _implicit_maxspeeds()) for part in parts]
+    speeds = [speed for speed in parsed if speed is not None]
+    return float(np.mean(speeds)) if speeds else None
+
+
 def _clean_maxspeed(text: str, implicit: Mapping[str, float]) -> float | None:
     """A ``maxspeed`` value in km/h, as osmnx's ``routing._clean_maxspeed`` reads it."""
     try:
@@ -615,11 +631,15 @@ def _clean_maxspeed(text: str, implicit: Mapping[str, float]) -> float | None:
             match = _MAXSPEED.match(part)
             value = float(match.group(1).replace(",", "."))  # type: ignore[union-attr]
             values.append(value * _MILES_TO_KM if "mph" in text.lower() else value)
-        return float(np.mean(values))
+        speed = float(np.mean(values))
     except (ValueError, AttributeError):
         return implicit.get(text)
+    # maxspeed=0 exists in the wild (and "inf"): no usable speed, so the road class's
+    # (osmnx would give an infinite travel time, which no route can add up)
+    return speed if 0 < speed < math.inf else None
 
 
+@functools.cache
 def _implicit_maxspeeds() -> dict[str, float]:
     """osmnx's table of implicit ``maxspeed`` values (``DE:urban`` → 50.0, ...), read from
     its source as data (importing osmnx takes seconds)."""

@@ -363,7 +363,7 @@ def _from_place(place: Place, main: bool, matched: str) -> Candidate:
         place.lon,
         level,
         place.role,
-        _country_of(place.name, place.role, place.lat, place.lon),
+        place.country or _country_of(place.name, place.role, place.lat, place.lon),
         match_confidence("curated", main),
         f"curated: {place.source}" + (f" ({place.detail})" if place.detail else ""),
         matched,
@@ -375,7 +375,8 @@ def _from_place(place: Place, main: bool, matched: str) -> Candidate:
 
 @cache
 def _country_of(name: str, role: str, lat: float, lon: float) -> str | None:
-    """A curated place's country: by name for a country, else its nearest GeoNames town's."""
+    """A curated place's country, when its record does not say: by name for a country, else
+    its nearest GeoNames town's."""
     if role == "country":
         named = [a for a, _ in areas_named(name) if a.level == "country"]
         return named[0].country if named else None

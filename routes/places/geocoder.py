@@ -6,6 +6,7 @@ diacritics, apostrophe variants and Arabic articles (``al-``, ``el-``…) do not
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
@@ -156,13 +157,29 @@ class Geocoder:
 
 def _nominatim(query: str) -> Match | None:
     """Nominatim through osmnx: cached on disk, paced to 1 request a second, with our User-Agent."""
+    failed = settings.failed_recently(_NOMINATIM)
+    if failed is not None:  # unreachable today: not asked again (said once per run)
+        _skipping_nominatim(failed[0].strftime("%H:%M UTC"))
+        return None
     import osmnx as ox
     import requests
 
     settings.configure_osmnx()
     try:
         lat, lon = ox.geocode(query)
-    except (ox._errors.InsufficientResponseError, requests.RequestException) as exc:
+    except (ox._errors.InsufficientResponseError, requests.RequestException, OSError) as exc:
+        if isinstance(exc, OSError | requests.ConnectionError | requests.Timeout):
+            settings.remember_failure(_NOMINATIM, type(exc).__name__)
         log.warning("Nominatim: no answer for %r (%s)", query, type(exc).__name__)
         return None
     return Match(query, query, lat, lon, "Nominatim (OpenStreetMap contributors, ODbL)", 0.5)
+
+
+#: What :func:`routes.settings.remember_failure` notes when Nominatim cannot be reached.
+_NOMINATIM = "nominatim"
+
+
+@functools.cache
+def _skipping_nominatim(since: str) -> None:
+    log.warning("Nominatim could not be reached at %s; it is not asked again for a day "
+                "(names no gazetteer knows stay unknown until then)", since)  # fmt: skip

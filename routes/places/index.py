@@ -184,12 +184,15 @@ class NameIndex:
         }
 
     def _curated_country(self, place: Place, names_by_iso: dict[str, list[str]]) -> str | None:
-        """ISO code of a curated place: by name for countries, else the nearest GeoNames town's.
+        """ISO code of a curated place: its record's, by name for countries, else the nearest
+        GeoNames town's.
 
         Towns are searched within :data:`routes.places.geocoder.NEAR_MARGIN_DEG` of the
         place (the one region margin of name lookups; 0.3° before, same result for every
         bundled place).
         """
+        if place.country:
+            return place.country
         if place.role == "country":
             keys = {normalize(n) for n in [place.name, *place.aliases]}
             for iso, names in names_by_iso.items():

@@ -58,27 +58,26 @@ CSS = """
   white-space:nowrap}
 .leaflet-control a:focus,.leaflet-control input:focus{outline:3px solid #E69F00}
 .leaflet-bottom.leaflet-left{width:auto!important}
-.leaflet-bottom .leaflet-control.leaflet-timeline-control{
-  display:flex;align-items:center;gap:6px;width:auto;
-  margin:0 0 6px 10px;padding:2px 8px;font:12px/1.2 system-ui,sans-serif}
-.leaflet-bottom .leaflet-control.leaflet-timeline-control .sldr-ctrl-container{
-  float:none;width:auto;display:flex;
-  align-items:center;gap:4px}
-.leaflet-bottom .leaflet-control.leaflet-timeline-control .button-container{
-  display:flex;white-space:nowrap}
-.leaflet-bottom .leaflet-control.leaflet-timeline-control .button-container button{
-  width:24px;height:22px}
-.leaflet-bottom .leaflet-control.leaflet-timeline-control .time-text{
-  white-space:nowrap;font-weight:600}
-.leaflet-bottom .leaflet-control.leaflet-timeline-control input[type="range"]{width:190px;margin:0}
+.routes-timebar{display:flex;align-items:center;gap:4px;padding:3px 6px;background:#fff;
+  border-radius:4px;box-shadow:0 1px 5px rgba(0,0,0,.4);font:12px/1.2 system-ui,sans-serif}
+.routes-timebar button{width:26px;height:24px;padding:0;border:1px solid #999;border-radius:3px;
+  background:#fff;font-size:13px;line-height:1;cursor:pointer;color:#222}
+.routes-timebar button:disabled{color:#aaa;cursor:default}
+.routes-timebar input[type="range"]{width:150px;margin:0 2px}
+.routes-timebar output{white-space:nowrap;font-weight:600;min-width:8.5em}
+.routes-legend .routes-final{display:block;margin-left:25px;color:#555;font-size:10.5px}
+.routes-legend li.routes-off{opacity:.45}
+.routes-leaders{position:absolute;left:0;top:0;width:1px;height:1px;overflow:visible}
+.routes-leader{stroke:#5A3C4B;stroke-width:1;stroke-dasharray:2 2}
+.leaflet-interactive:focus{outline:none}
 .leaflet-control-attribution{font-size:10px;max-width:calc(100vw - 20px)}
 @media (max-width:600px){
   .routes-title{font-size:13px;padding:3px 8px;top:8px}
   .routes-title span{font-size:11px}
   .routes-legend{top:60px;right:8px;width:auto;max-width:calc(100vw - 16px);max-height:55vh}
   .routes-legend[open]{width:250px}
-  .leaflet-control-minimap{display:none!important}
-  .leaflet-bottom .leaflet-control.leaflet-timeline-control input[type="range"]{width:120px}
+  .routes-timebar input[type="range"]{width:90px}
+  .routes-timebar output{min-width:0}
   .routes-label{font-size:11px}
   .routes-label-corridor{font-size:10.5px}
   .routes-label-area{font-size:10.5px;white-space:normal;width:120px;text-align:center}

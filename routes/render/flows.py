@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from routes.render.labels import Label, corridor_label
 from routes.render.markup import escape
-from routes.render.popups import corridor_rows, headline, lead, popup
+from routes.render.popups import corridor_rows, headline, popup
 from routes.render.style import (
     corridor_colours,
     known,
@@ -21,7 +21,7 @@ from routes.render.style import (
     status_style,
 )
 from routes.render.style import network_source as network_of
-from routes.text import for_display
+from routes.render.timeline import corridor_states, said_on
 
 if TYPE_CHECKING:
     import folium
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from routes.scenario import Scenario
 
-__all__ = ["CONNECT_M", "Flows", "add_corridors", "corridor_text", "epoch_ms"]
+__all__ = ["CONNECT_M", "Flows", "add_arrow", "add_corridors", "corridor_text"]
 
 #: A route end further than this from its marker gets a connector, metres.
 CONNECT_M = 30.0
@@ -45,16 +45,13 @@ class Flows:
         self.colours: dict[str, str] = {}
 
 
-def epoch_ms(day: dt.date) -> int:
-    """Milliseconds since 1970 at the start of ``day`` (UTC), as the time slider counts."""
-    return int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp() * 1000)
-
-
-def corridor_text(scenario: Scenario, corridor_id: str) -> str:
-    """A corridor as its label says it: ``"to Idlib · about 3,000 people"`` (the destination's
-    name without a trailing note in brackets: "Reyhanlı", not "Reyhanlı (Turkey)")."""
+def corridor_text(scenario: Scenario, corridor_id: str, day: dt.date | None) -> str:
+    """A corridor as its label says it on ``day``: ``"to Idlib · about 3,000 people so far"``
+    (the destination's name without a trailing note in brackets: "Reyhanlı", not "Reyhanlı
+    (Turkey)"); undated, the corridor's lead figure."""
     corridor = scenario.corridor(corridor_id)
-    return f"to {_short(scenario.place(corridor.destination).name)} · {lead(corridor)}"
+    said = said_on(corridor, day) if day is not None else headline(corridor)
+    return f"to {_short(scenario.place(corridor.destination).name)} · {said}"
 
 
 def _short(name: str) -> str:
@@ -62,14 +59,21 @@ def _short(name: str) -> str:
 
 
 def add_corridors(
-    m: folium.Map, scenario: Scenario, corridors: gpd.GeoDataFrame, *, animate: bool
+    m: folium.Map,
+    scenario: Scenario,
+    corridors: gpd.GeoDataFrame,
+    *,
+    animate: bool,
+    days: list[dt.date],
 ) -> Flows:
-    """Every routed corridor in its own layer inside one "Corridors" layer."""
+    """Every routed corridor in its own layer inside one "Corridors" layer; ``days`` are
+    the time bar's, each corridor's states on them go to the page."""
     import folium
 
     from routes.render.geometry import parallel_offsets
 
-    suffix = " (proxy network: not the roads taken)" if network_of(corridors) == "proxy" else ""
+    proxy = network_of(corridors) == "proxy"
+    suffix = " (proxy network: not the roads taken)" if proxy else ""
     parent = folium.FeatureGroup(name=f"Corridors{suffix}").add_to(m)
     flows = Flows()
     flows.groups["corridors"] = parent
@@ -81,7 +85,13 @@ def add_corridors(
         if r.geometry is not None and r.geometry.geom_type == "LineString"
     ]
     widths = [line_width(known(r.people), peak) for r in rows]
-    offsets = parallel_offsets([r.geometry for r in rows], widths)
+    if proxy:  # flow lines through shared stops: thick under thin, none shifted (a shift
+        # loops where a line turns back on itself, as through Idlib to the border)
+        order = sorted(range(len(rows)), key=lambda i: -widths[i])
+        rows, widths = [rows[i] for i in order], [widths[i] for i in order]
+        offsets = [0.0] * len(rows)
+    else:
+        offsets = parallel_offsets([r.geometry for r in rows], widths)
     for row, weight, offset in zip(rows, widths, offsets, strict=True):
         colour = flows.colours[row.corridor_id]
         group = folium.FeatureGroup(name=row.name, control=False)
@@ -93,37 +103,10 @@ def add_corridors(
         flows.groups[f"line:{row.corridor_id}"] = line  # restyled by the time control
         if flow is not None:
             flows.groups[f"flow:{row.corridor_id}"] = flow
-        flows.labels.append(
-            corridor_label(
-                row.corridor_id, corridor_text(scenario, row.corridor_id), row.geometry, colour
-            )
-        )
-        flows.days[row.corridor_id] = _days(scenario, row.corridor_id)
+        text = corridor_text(scenario, row.corridor_id, days[0] if days else None)
+        flows.labels.append(corridor_label(row.corridor_id, text, colour))
+        flows.days[row.corridor_id] = corridor_states(scenario.corridor(row.corridor_id), days)
     return flows
-
-
-def _days(scenario: Scenario, corridor_id: str) -> list[list[Any]]:
-    """The corridor's state on each day it runs, for the time control: ``[start, end]`` in
-    ms, dash, opacity, label text. An undated corridor has none: it is drawn on every date."""
-    corridor = scenario.corridor(corridor_id)
-    if corridor.date is None:
-        return []
-    place = _short(scenario.place(corridor.destination).name)
-    days = []
-    for step in range(((corridor.end or corridor.date) - corridor.date).days + 1):
-        day = corridor.date + dt.timedelta(days=step)
-        status = corridor.status_on(day) if corridor.phases else corridor.status
-        dash, opacity, text = status_style(status)
-        claim = corridor.width_on(day)
-        said = claim.text() if claim is not None else headline(corridor)
-        if claim is not None and claim.tally == "cumulative" and day != corridor.end:
-            said += " so far"
-        if status in {"planned", "suspended"}:
-            said = f"{text}" if claim is None else f"{said} · {text}"
-        start = epoch_ms(day)
-        label = for_display(f"to {place} · {said}")  # story text: no bidi controls shown
-        days.append([start, start + 86_400_000 - 1, dash, opacity, label])
-    return days
 
 
 def _draw(
@@ -149,7 +132,7 @@ def _draw(
         offset=offset,
         weight=max(weight, 16),
         opacity=0,
-        popup=popup(row.name, rows),
+        popup=popup(row.name, rows, corridor=row.corridor_id),
         tooltip=escape(f"{row.name}: {headline(corridor)}"),
         class_name="routes-hit",
     )
@@ -162,7 +145,7 @@ def _draw(
         opacity=opacity,
         dash_array=dash,
         line_cap="butt",
-        popup=popup(row.name, rows),
+        popup=popup(row.name, rows, corridor=row.corridor_id),
         tooltip=escape(f"{row.name}: {headline(corridor)}"),
         class_name=f"routes-corridor routes-corridor-{escape(row.corridor_id)}",
     )
@@ -180,13 +163,13 @@ def _draw(
         )
         flow.options["interactive"] = False
         flow.add_to(group)
-    _add_arrow(group, row.geometry, colour, offset)
+    add_arrow(group, row.geometry, colour, offset)
     for place_id, end in ((corridor.origin, 0), (corridor.destination, -1)):
         _add_connector(group, scenario, place_id, row.geometry.coords[end])
     return line, flow
 
 
-def _add_arrow(group: folium.FeatureGroup, line: Any, colour: str, offset: float) -> None:
+def add_arrow(group: folium.FeatureGroup, line: Any, colour: str, offset: float) -> None:
     """An arrowhead just before the destination, pointing the way people moved."""
     import folium
 

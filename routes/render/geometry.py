@@ -11,11 +11,15 @@ from routes.columns import first_tag
 if TYPE_CHECKING:
     import geopandas as gpd
 
+    from routes.scenario import Scenario
+
 __all__ = [
     "DRAW_PRECISION",
     "NEAR_ROUTE_M",
     "SIMPLIFY_TOLERANCE_M",
     "Roads",
+    "drawn_lines",
+    "flow_line",
     "local_projection",
     "metres_between",
     "near_routes",
@@ -96,6 +100,79 @@ def simplified(
             drawn[i] = _rounded(lonlat, precision)
     lean[lean.geometry.name] = drawn
     return lean
+
+
+def drawn_lines(scenario: Scenario, routes: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
+    """The corridors as the map draws them: a route on OpenStreetMap roads as routed
+    (:func:`simplified`); on the proxy network, which no report describes, a smooth flow
+    line through the corridor's documented stops (:func:`flow_line`), never the chain of
+    network links it was routed on."""
+    lean = simplified(routes)
+    if "network_source" not in lean or "corridor_id" not in lean:
+        return lean
+    lines = list(lean.geometry)
+    for i, (source, corridor_id, geom) in enumerate(
+        zip(lean["network_source"], lean["corridor_id"], lines, strict=True)
+    ):
+        if source == "proxy" and geom is not None and not geom.is_empty:
+            stops = [scenario.place(p) for p in scenario.corridor(corridor_id).stops]
+            lines[i] = flow_line([(p.lon, p.lat) for p in stops])
+    lean[lean.geometry.name] = lines
+    return lean
+
+
+def flow_line(points: list[tuple[float, float]], *, samples: int = 60, bend: float = 0.15) -> Any:
+    """A smooth line through ``points`` (lon, lat) in order, as flow maps draw a movement.
+
+    Through three or more points, a centripetal Catmull-Rom spline (no loops or cusps
+    where stops are unevenly spaced); between two, a gentle arc bending to the right of
+    the direction of travel by ``bend`` of its length, so that opposite flows part.
+    Computed in metres (:func:`local_projection`) and sampled about ``samples`` times
+    along the whole line, so that short legs get few points: a line offset on screen
+    (leaflet-polylineoffset) turns sub-pixel zigzags into loops. Rounded like
+    :func:`simplified`.
+    """
+    import geopandas as gpd
+    import numpy as np
+    from shapely.geometry import LineString, Point
+
+    xy = np.asarray(points, dtype=float)
+    xy = xy[np.r_[True, (np.diff(xy, axis=0) != 0).any(axis=1)]]
+    if len(xy) < 2:
+        return Point(xy[0].tolist())
+    to_local, to_lonlat = local_projection(gpd.GeoSeries([LineString(xy)], crs="EPSG:4326"))
+    p = to_local(xy)
+    legs = np.linalg.norm(np.diff(p, axis=0), axis=1)
+    counts = np.maximum(2, np.ceil(samples * legs / legs.sum())).astype(int)
+    if len(p) == 2:
+        a, b = p
+        t = np.linspace(0.0, 1.0, counts[0] + 1)[:, None]
+        control = (a + b) / 2 + bend * np.array([b[1] - a[1], a[0] - b[0]])
+        curve = (1 - t) ** 2 * a + 2 * (1 - t) * t * control + t**2 * b
+    else:
+        padded = np.vstack([2 * p[0] - p[1], p, 2 * p[-1] - p[-2]])
+        parts = [
+            _catmull_rom(padded[i : i + 4], np.linspace(0.0, 1.0, n + 1)[:, None])
+            for i, n in enumerate(counts)
+        ]
+        curve = np.vstack([parts[0], *(part[1:] for part in parts[1:])])
+    return _rounded(LineString(to_lonlat(curve)), DRAW_PRECISION)
+
+
+def _catmull_rom(p: Any, t: Any) -> Any:
+    """The centripetal Catmull-Rom segment from ``p[1]`` to ``p[2]`` at fractions ``t``
+    (Barry and Goldman's pyramid; knots spaced by the square root of the chord lengths)."""
+    import numpy as np
+
+    gaps = np.sqrt(np.maximum(np.linalg.norm(np.diff(p, axis=0), axis=1), 1e-9))
+    k = np.concatenate([[0.0], np.cumsum(gaps)])
+    u = k[1] + t * (k[2] - k[1])
+
+    def lerp(i: int, j: int, a: Any, b: Any) -> Any:
+        return ((k[j] - u) * a + (u - k[i]) * b) / (k[j] - k[i])
+
+    a1, a2, a3 = lerp(0, 1, p[0], p[1]), lerp(1, 2, p[1], p[2]), lerp(2, 3, p[2], p[3])
+    return lerp(1, 2, lerp(0, 2, a1, a2), lerp(1, 3, a2, a3))
 
 
 def near_routes(

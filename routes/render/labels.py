@@ -17,11 +17,13 @@ if TYPE_CHECKING:
     from routes.scenario import Place, Scenario
 
 __all__ = [
+    "GROUP_ZOOM",
     "STORY_AREA_RANK",
     "Label",
     "area_label",
     "corridor_label",
     "country_label",
+    "place_groups",
     "place_labels",
     "story_places",
 ]
@@ -33,8 +35,19 @@ RANK = {"story": 0, "corridor": 1, "area": 2, "country": 3, "minor": 4}
 #: An area whose outline holds one of the story's places names it: placed right after them.
 STORY_AREA_RANK = 0.5
 
+#: Zoom levels in from the fitted view at which the parts of a group ("Al-Fu'ah" and
+#: "Kafriya" of "Al-Fu'ah and Kafriya") are named instead of the group.
+GROUP_ZOOM = 1
+
 #: Zoom levels in from the fitted view at which a minor place's name appears, by role.
-MINOR_ZOOM = {"waypoint": 1, "border_crossing": 1, "city": 2, "neighbourhood": 3}
+MINOR_ZOOM = {
+    "waypoint": 1,
+    "border_crossing": 1,
+    "camp": 1,
+    "city": 2,
+    "area": 2,
+    "neighbourhood": 3,
+}
 
 
 def story_places(scenario: Scenario) -> list[Place]:
@@ -62,12 +75,16 @@ def place_labels(scenario: Scenario, named_by_area: set[str]) -> list[Label]:
     """
     story = {p.id for p in story_places(scenario)}
     on_routes = {s for c in scenario.corridors for s in c.stops}
+    parts = {part for group in place_groups(scenario).values() for part in group}
+    groups = set(place_groups(scenario))
     labels = []
     for place in scenario.places:
         if place.role not in ROLE_STYLE or place.id in named_by_area:
             continue
         major = place.id in story
         zoom = 0 if major else MINOR_ZOOM.get(place.role, 2) + (0 if place.id in on_routes else 1)
+        if place.id in parts:  # named by its group's label until the reader zooms in
+            zoom = max(zoom, GROUP_ZOOM)
         labels.append(
             {
                 "text": place.name,
@@ -78,42 +95,53 @@ def place_labels(scenario: Scenario, named_by_area: set[str]) -> list[Label]:
                 "zoom": zoom,
                 "layers": [f"role:{place.role}"],
                 "minor": not major,
+                **({"until": GROUP_ZOOM} if place.id in groups else {}),
             }
         )
     return labels
 
 
-def corridor_label(corridor_id: str, text: str, line: Any, colour: str) -> Label:
-    """A corridor's label, on its line: tried near the middle first, then further out."""
-    fractions = (0.5, 0.6, 0.4, 0.7, 0.3, 0.8, 0.2, 0.9)
-    points = [line.interpolate(f, normalized=True) for f in fractions]
+def place_groups(scenario: Scenario) -> dict[str, list[str]]:
+    """Places that stand for others together, by id, with the ids of their parts: a place
+    named by joining other places' names ("Al-Fu'ah and Kafriya")."""
+    by_name = {n.casefold(): p.id for p in scenario.places for n in [p.name, *p.aliases]}
+    found = {}
+    for place in scenario.places:
+        for name in [place.name, *place.aliases]:
+            pieces = [n for n in re.split(r"\s*(?:,|&|\band\b)\s*", name) if n]
+            ids = [by_name.get(n.casefold()) for n in pieces]
+            if len(ids) >= 2 and all(ids) and place.id not in ids:
+                found[place.id] = [i for i in ids if i]
+                break
+    return found
+
+
+def corridor_label(corridor_id: str, text: str, colour: str) -> Label:
+    """A corridor's label (``"to Idlib · …"``): the page sets it on the corridor's own drawn
+    line, in the half nearer its destination, and changes what follows ``prefix`` by day."""
+    prefix, _, _said = text.partition(" · ")
     return {
         "text": text,
+        "prefix": prefix + " · ",
         "id": corridor_id,
         "kind": "corridor",
         "rank": RANK["corridor"],
-        "at": [[rounded(p.y), rounded(p.x)] for p in points],
+        "at": [],
         "colour": colour,
         "layers": ["corridors", corridor_id],
     }
 
 
 def area_label(name: str, hull: Any) -> Label:
-    """An outlined area's name, at its centre (or beside it when that is taken)."""
-    centre = hull.representative_point()
+    """An outlined area's name: the page sets it inside the area's box when it fits, else
+    touching it, else joined to it by a leader line (``box``: [[S, W], [N, E]])."""
     west, south, east, north = hull.bounds
-    points = [
-        (centre.y, centre.x),
-        (north, centre.x),
-        (south, centre.x),
-        (centre.y, east),
-        (centre.y, west),
-    ]
     return {
         "text": name,
         "kind": "area",
         "rank": RANK["area"],
-        "at": [[rounded(y), rounded(x)] for y, x in points],
+        "at": [],
+        "box": [[rounded(south), rounded(west)], [rounded(north), rounded(east)]],
         "layers": ["areas"],
     }
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+import datetime as dt
 import json
 from importlib.resources import files
 from pathlib import Path
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from routes.scenario import Scenario
 
 __all__ = [
+    "BASEMAP_OFFLINE",
     "add_alternatives",
     "add_areas",
     "add_avoided",
@@ -47,6 +50,9 @@ __all__ = [
     "add_network",
 ]
 
+
+#: What the credits say when the basemap's tiles cannot be had.
+BASEMAP_OFFLINE = "basemap unavailable offline"
 
 #: Natural Earth 1:110m countries (public domain) as the pyogrio wheel ships them.
 _NATURAL_EARTH = ("pyogrio", "tests/fixtures/naturalearth_lowres/naturalearth_lowres.shp")
@@ -61,16 +67,19 @@ def add_basemaps(m: folium.Map) -> None:
         group, _, variant = provider.partition(".")  # by key: query_name flattens them all
         tiles.append(folium.TileLayer(xyz[group][variant], name=name, show=i == 0).add_to(m))
     blank = folium.FeatureGroup(name=NO_BASEMAP, overlay=False, show=False).add_to(m)
-    # Offline, the first tile that fails switches the map to the no-basemap view.
+    # Offline, the first tile that fails switches the map to the no-basemap view, and the
+    # credits say why the basemap is gone.
     m.add_child(
         script(
             "{% set map = this._parent.get_name() %}"
             "[{% for t in this.tiles %}{{ t.get_name() }},{% endfor %}].forEach(function (layer) {"
             " layer.once('tileerror', function () { if ({{ map }}.hasLayer(layer)) {"
-            " {{ map }}.removeLayer(layer); {{ map }}.addLayer({{ this.blank.get_name() }}); }"
+            " {{ map }}.removeLayer(layer); {{ map }}.addLayer({{ this.blank.get_name() }});"
+            " {{ map }}.attributionControl.addAttribution({{ this.offline|tojson }}); }"
             " }); });",
             tiles=tiles,
             blank=blank,
+            offline=BASEMAP_OFFLINE,
         )
     )
 
@@ -127,7 +136,8 @@ def add_borders(m: folium.Map, scenario: Scenario) -> tuple[Any, list[Label]]:
 
 
 def add_network(m: folium.Map, G: Roads, corridors: gpd.GeoDataFrame) -> None:
-    """The edges within NETWORK_NEAR_M of a corridor, simplified, as one layer."""
+    """The edges within NETWORK_NEAR_M of a corridor, simplified, as one layer; the proxy
+    network's links, a routing device no report describes, start hidden."""
     import folium
 
     from routes.render.geometry import near_routes
@@ -141,6 +151,7 @@ def add_network(m: folium.Map, G: Roads, corridors: gpd.GeoDataFrame) -> None:
     folium.GeoJson(
         json.loads(edges.reset_index(drop=True).to_json(drop_id=True)),
         name=name,
+        show=not proxy,
         interactive=False,
         style_function=lambda _f: {
             "color": NETWORK_COLOUR,
@@ -179,11 +190,17 @@ def add_alternatives(m: folium.Map, alternatives: gpd.GeoDataFrame) -> None:
         ).add_to(group)
 
 
-def add_incidents(m: folium.Map, scenario: Scenario) -> None:
+def add_incidents(
+    m: folium.Map, scenario: Scenario, days: list[dt.date]
+) -> tuple[dict[str, Any], dict[str, list[int]]]:
+    """The incidents' markers; returns them by ``"incident:<id>"``, and the first and last
+    step of the time bar each one's dates cover (the page dims it on other days)."""
     import folium
 
+    groups: dict[str, Any] = {}
+    steps: dict[str, list[int]] = {}
     if not scenario.incidents:
-        return
+        return groups, steps
     group = folium.FeatureGroup(name="Incidents").add_to(m)
     for incident in scenario.incidents:
         place = scenario.place(incident.place)
@@ -195,7 +212,7 @@ def add_incidents(m: folium.Map, scenario: Scenario) -> None:
             ("Location", incident.location_note or "as reported"),
             *figure_rows(incident.figures, scenario),
         ]
-        folium.Marker(
+        marker = folium.Marker(
             location=latlon(place.lat, place.lon),
             icon=folium.DivIcon(
                 html=_INCIDENT_ICON,
@@ -206,6 +223,12 @@ def add_incidents(m: folium.Map, scenario: Scenario) -> None:
             popup=popup(incident.name, rows),
             tooltip=escape(f"{incident.name}: {figures}" if figures else incident.name),
         ).add_to(group)
+        groups[f"incident:{incident.id}"] = marker
+        if incident.date is not None and days:
+            first = bisect.bisect_left(days, incident.date)
+            last = bisect.bisect_right(days, incident.end or incident.date) - 1
+            steps[incident.id] = [first, last]
+    return groups, steps
 
 
 def add_areas(m: folium.Map, scenario: Scenario) -> tuple[Any, list[Label], set[str]]:

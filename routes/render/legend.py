@@ -7,8 +7,11 @@ from typing import TYPE_CHECKING
 from routes.render.markup import escape
 from routes.render.popups import PROXY_NOTE, distance_text, lead
 from routes.render.style import STATUS_STYLE, corridor_colours, network_source, status_style
+from routes.render.timeline import final_text, said_on
 
 if TYPE_CHECKING:
+    import datetime as dt
+
     import geopandas as gpd
 
     from routes.scenario import Scenario
@@ -27,18 +30,30 @@ def title_html(scenario: Scenario) -> str:
     )
 
 
-def legend_html(scenario: Scenario, corridors: gpd.GeoDataFrame, *, avoided: bool = False) -> str:
-    """The key, compact and collapsible: each corridor with its colour and the story's own
-    figure, what the line styles mean, the symbols drawn, and how the lines were drawn."""
+def legend_html(
+    scenario: Scenario,
+    corridors: gpd.GeoDataFrame,
+    days: list[dt.date],
+    *,
+    avoided: bool = False,
+) -> str:
+    """The key, compact and collapsible: each corridor with its colour, the figure its line
+    gives on the day shown (the page changes it with the time bar) and, apart, the figure
+    that sizes the line; what the line styles mean, the symbols drawn, how lines are drawn."""
     colours = corridor_colours(list(corridors["corridor_id"]))
     corridor_items = []
     for row in corridors.itertuples(index=False):
+        corridor = scenario.corridor(row.corridor_id)
         dash, opacity, _status = status_style(row.status)
         style = "dashed" if dash else "solid"
+        said = said_on(corridor, days[0]) if days and corridor.date else lead(corridor)
+        final = final_text(corridor)
         corridor_items.append(
-            f'<li><i class="line" style="border-top:4px {style} {colours[row.corridor_id]};'
-            f'opacity:{opacity}"></i>{escape(row.name)}: '
-            f"{escape(lead(scenario.corridor(row.corridor_id)))}</li>"
+            f'<li data-corridor="{escape(row.corridor_id)}"><i class="line" style="border-top:4px '
+            f'{style} {colours[row.corridor_id]};opacity:{opacity}"></i>{escape(row.name)}: '
+            f'<span class="routes-day">{escape(said)}</span>'
+            + (f'<span class="routes-final">{escape(final)}</span>' if final else "")
+            + "</li>"
         )
     looks: dict[tuple[str | None, float], list[str]] = {}
     statuses = [  # every status a line takes on some day, as the time control steps
@@ -67,7 +82,7 @@ def legend_html(scenario: Scenario, corridors: gpd.GeoDataFrame, *, avoided: boo
     if scenario.incidents:
         symbols.append('<li><i class="tri"></i>Incident</li>')
     drawn = (
-        PROXY_NOTE + " Distances are estimates."
+        PROXY_NOTE + " Distances are estimates through the stops."
         if network_source(corridors) == "proxy"
         else "Lines follow OpenStreetMap roads; times are estimates."
     )
@@ -90,8 +105,7 @@ def summary_html(scenario: Scenario, corridors: gpd.GeoDataFrame) -> str:
         figures = "; ".join(f"{f.text()} according to {f.according_to}" for f in corridor.figures)
         proxy = row.network_source == "proxy"
         route = (
-            distance_text(row.length_km, proxy=proxy)
-            + (" along straight links between the places" if proxy else " on OpenStreetMap roads")
+            distance_text(row.length_km, proxy=proxy) + ("" if proxy else " on OpenStreetMap roads")
             if row.route_status == "ok"
             else "no route found"
         )

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CSS",
+    "add_head",
     "add_overlays",
     "escape",
     "markup",
@@ -80,6 +81,13 @@ def sequential_ids() -> Iterator[None]:
         yield
     finally:
         Element._generate_id = original  # type: ignore[method-assign]
+
+
+def add_head(m: folium.Map, title: str, description: str) -> None:
+    """The page's ``<title>`` and ``<meta name="description">``, from plain text (escaped)."""
+    meta = f'<meta name="description" content="{escape(description)}">'
+    head = f"<title>{escape(title)}</title>{meta}"
+    m.get_root().header.add_child(markup()(head), name="routes_head")  # type: ignore[attr-defined]
 
 
 def add_overlays(m: folium.Map, *escaped_html: str) -> None:

@@ -1,8 +1,8 @@
 """The map page: every layer and control in order, then the page as HTML, written atomically.
 
 Element ids are sequential, so the same inputs give the same bytes. :func:`page`
-writes the default (CDN) page or, ``self_contained``, one with every script and
-stylesheet inlined from the npm packages in :mod:`routes.render.assets`.
+writes a page that carries every script and stylesheet in itself (from the installed
+package :mod:`routes.render.assets` names), or with ``cdn`` the small page that links them.
 """
 
 from __future__ import annotations
@@ -25,11 +25,17 @@ from routes.render.layers import (
     add_network,
 )
 from routes.render.legend import legend_html, summary_html, title_html
-from routes.render.markup import add_overlays, script, sequential_ids, verbatim_rewraps
+from routes.render.markup import (
+    add_head,
+    add_overlays,
+    script,
+    sequential_ids,
+    verbatim_rewraps,
+)
 from routes.render.places import add_places
 from routes.render.reader import add_reader
 from routes.render.style import rounded
-from routes.render.timeline import add_timeline
+from routes.render.timeline import day_text, story_days
 from routes.text import for_display
 
 if TYPE_CHECKING:
@@ -48,7 +54,7 @@ __all__ = [
 ]
 
 
-#: folium's pinned Leaflet and jQuery (popups need jQuery). Bootstrap, Font Awesome
+#: folium's pinned Leaflet and jQuery (its popups need jQuery). Bootstrap, Font Awesome
 #: and awesome-markers are dropped: markers here are SVG and need no icon font.
 ASSETS_JS = [
     ("leaflet", "https://cdn.jsdelivr.net/npm/leaflet@1.9.3/dist/leaflet.js"),
@@ -73,29 +79,30 @@ def build_map(
     """
     import folium
 
-    from routes.render.geometry import simplified
+    from routes.render.geometry import drawn_lines, simplified
 
     with sequential_ids():
         m = folium.Map(tiles=None, control_scale=True, zoom_snap=0.25)
         m.default_js, m.default_css = ASSETS_JS, ASSETS_CSS
+        add_head(m, *_head(scenario))
         add_basemaps(m)
         borders, country_labels = add_borders(m, scenario)
         if network is not None:
             add_network(m, network, corridors)
-        drawn = simplified(corridors)  # lean lines; legend and summary read `corridors`
+        drawn = drawn_lines(scenario, corridors)  # legend and summary read `corridors`
         areas, area_labels, inside = add_areas(m, scenario)
         avoid_layer, avoid_labels = add_avoided(m, avoided)
         if alternatives is not None and len(alternatives):
             add_alternatives(m, simplified(alternatives))
-        flows = add_corridors(m, scenario, drawn, animate=animate)
+        days = story_days(scenario)
+        flows = add_corridors(m, scenario, drawn, animate=animate, days=days)
         search_index, place_groups = add_places(m, scenario)
-        add_incidents(m, scenario)
-        timeline = add_timeline(m, scenario)
+        incident_groups, incident_days = add_incidents(m, scenario, days)
         _add_controls(m, search_index)
         add_overlays(
             m,
             title_html(scenario),
-            legend_html(scenario, corridors, avoided=avoid_layer is not None),
+            legend_html(scenario, corridors, days, avoided=avoid_layer is not None),
             summary_html(scenario, corridors),
         )
         m.add_child(
@@ -109,21 +116,39 @@ def build_map(
         labels += country_labels
         for label in labels:  # names from the story: never bidi controls on the reader's screen
             label["text"] = for_display(label["text"])
+            if "prefix" in label:
+                label["prefix"] = for_display(label["prefix"])
         view = _view(scenario, drawn)
         m.fit_bounds(view)
-        groups = {**flows.groups, **place_groups, "areas": areas, "borders": borders}
-        groups["avoided"] = avoid_layer
+        groups = {**flows.groups, **place_groups, **incident_groups}
+        groups |= {"areas": areas, "borders": borders, "avoided": avoid_layer}
         add_reader(
             m,
             {
                 "labels": sorted(labels, key=lambda label: label["rank"]),
                 "fit": view,
                 "corridors": flows.days,
+                "incidents": incident_days,
+                "days": [day_text(day) for day in days],
             },
             {key: layer for key, layer in groups.items() if layer is not None},
-            timeline,
         )
     return m
+
+
+def _head(scenario: Scenario) -> tuple[str, str]:
+    """The page's title and description, as plain text: the story, who reported it, when,
+    and the corridors it maps."""
+    story = scenario.story
+    when = f"{story.date.day} {story.date:%B %Y}" if story.date else "undated"
+    title = f"{'DRAFT: ' if scenario.is_draft else ''}{story.title} ({story.publisher}, {when})"
+    names = "; ".join(c.name for c in scenario.corridors[:6])
+    more = f" and {len(scenario.corridors) - 6} more" if len(scenario.corridors) > 6 else ""
+    description = (
+        f"Map of {story.title}, as {story.publisher} reported it ({when}): {names}{more}. "
+        "Each figure is shown as a claim with its source."
+    )
+    return title, description[:400]
 
 
 def _add_controls(m: folium.Map, search_index: folium.GeoJson) -> None:
@@ -148,7 +173,6 @@ def _add_controls(m: folium.Map, search_index: folium.GeoJson) -> None:
         collapsed=True,
         position="topleft",
     ).add_to(m)
-    plugins.MiniMap(toggle_display=True, position="bottomright", width=100, height=100).add_to(m)
 
 
 def _view(scenario: Scenario, drawn: gpd.GeoDataFrame) -> list[list[float]]:
@@ -164,17 +188,17 @@ def _view(scenario: Scenario, drawn: gpd.GeoDataFrame) -> list[list[float]]:
     return [[rounded(min(lats)), rounded(min(lons))], [rounded(max(lats)), rounded(max(lons))]]
 
 
-def page(m: folium.Map, *, self_contained: bool = False) -> str:
-    """The map as one HTML page; ``self_contained`` inlines every script and stylesheet."""
+def page(m: folium.Map, *, cdn: bool = False) -> str:
+    """The map as one HTML page, carrying its scripts and stylesheets; ``cdn`` links them."""
     from routes.render import assets
 
     with verbatim_rewraps():
         text = m.get_root().render()
     text = re.sub(r",\s*maximum-scale=1\.0, user-scalable=no", "", text)  # let readers zoom
     text = text.replace("<html>", '<html lang="en">', 1)
-    return assets.inline(text) if self_contained else text
+    return text if cdn else assets.inline(text)
 
 
-def save(m: folium.Map, path: str | Path, *, self_contained: bool = False) -> Path:
+def save(m: folium.Map, path: str | Path, *, cdn: bool = False) -> Path:
     """Write the page atomically: a failed run leaves no half-written file."""
-    return write_atomically(Path(path), page(m, self_contained=self_contained).encode("utf-8"))
+    return write_atomically(Path(path), page(m, cdn=cdn).encode("utf-8"))

@@ -19,8 +19,9 @@ def save_png(
 ) -> Path:
     """Screenshot a saved map in headless Chromium (Playwright) for print and social media.
 
-    Scripts and stylesheets come from the npm packages of :mod:`routes.render.assets`;
-    basemap tiles load when there is a network, else the map shows no basemap.
+    A ``--cdn`` page's scripts and stylesheets are answered from the installed package of
+    :mod:`routes.render.assets`; basemap tiles load when there is a network, else the map
+    shows no basemap.
     """
     from routes import settings
     from routes.render import assets
@@ -33,10 +34,10 @@ def save_png(
 
     def answer(route: Any) -> None:
         url = route.request.url
-        try:
-            return route.fulfill(path=str(assets.local_file(url)))
-        except assets.AssetError:
+        if url not in assets.ASSETS:
             return route.continue_()
+        kind = "text/css" if url.endswith(".css") else "text/javascript"
+        return route.fulfill(body=assets.text(url), content_type=kind)
 
     width, height = size
     try:
@@ -63,7 +64,7 @@ def save_png(
 #: A still image has no use for the interactive controls: only title, legend and credits.
 _PRINT_CSS = (
     ".leaflet-control-layers,.leaflet-control-search,.leaflet-control-zoom,"
-    ".leaflet-control-minimap,.leaflet-control-measure{display:none!important}"
+    ".leaflet-control-measure,.routes-timebar{display:none!important}"
 )
 
 #: Fit the map to the story's places and every drawn route again, now that only the title,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from routes.render.credits import cite
 from routes.render.markup import escape
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 __all__ = [
     "PROXY_NOTE",
     "PROXY_SENTENCE",
+    "Live",
     "corridor_rows",
     "days_text",
     "distance_text",
@@ -35,19 +36,35 @@ PROXY_SENTENCE = "Lines join the places in order; they are not the roads taken."
 PROXY_NOTE = "Proxy network: lines join the places in order; they are not the roads taken."
 
 
-def popup(title: str, rows: Iterable[tuple[str, object]]) -> folium.Popup:
+class Live(NamedTuple):
+    """A popup value the page rewrites for the day the time bar shows (``key``: which)."""
+
+    key: str
+    text: str
+
+
+def popup(
+    title: str, rows: Iterable[tuple[str, object]], *, corridor: str | None = None
+) -> folium.Popup:
     """The one popup builder: a heading and a table of rows, every text escaped.
 
-    Rows whose value is empty are left out. The page sizes and pans the popup for the
-    reader's screen (:mod:`routes.render.reader`).
+    Rows whose value is empty are left out; a :class:`Live` value is a corridor's
+    (``corridor``, its id) on the day shown. The page sizes and pans the popup for the
+    reader's screen and fills in the live values (:mod:`routes.render.reader`).
     """
     import folium
 
+    def cell(value: object) -> str:
+        if isinstance(value, Live):
+            return f'<td data-live="{escape(value.key)}">{escape(value.text)}</td>'
+        return f"<td>{escape(value)}</td>"
+
     body = "".join(
-        f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in rows if v not in (None, "")
+        f"<tr><th>{escape(k)}</th>{cell(v)}</tr>" for k, v in rows if v not in (None, "")
     )
+    record = f' data-corridor="{escape(corridor)}"' if corridor is not None else ""
     return folium.Popup(
-        f'<div class="routes-popup"><h4>{escape(title)}</h4><table>{body}</table></div>',
+        f'<div class="routes-popup"{record}><h4>{escape(title)}</h4><table>{body}</table></div>',
         max_width=420,
         max_height=360,
     )
@@ -75,7 +92,8 @@ def corridor_rows(row: dict[str, Any], scenario: Scenario) -> list[tuple[str, ob
         ("To", row["destination"]),
         ("Date", days_text(corridor.date, corridor.end)),
         ("Who", row["who"]),
-        ("Status", row["status"]),
+        ("Status", Live("status", row["status"])),
+        ("On the day shown", Live("said", "") if corridor.date else ""),
         *figure_rows(corridor.figures, scenario),
         ("Distance", distance_text(row["length_km"], proxy=proxy) if ok else ""),
         ("Time on the road", duration_text(row["travel_time_h"], proxy=proxy) if ok else ""),
@@ -101,10 +119,11 @@ def figure_rows(figures: Iterable[Figure], scenario: Scenario) -> list[tuple[str
 
 
 def distance_text(km: Any, *, proxy: bool) -> str:
-    """A distance rounded as far as it can be trusted; on the proxy network, an estimate.
+    """A distance rounded as far as it can be trusted; on the proxy network, an estimate
+    through the corridor's documented stops.
 
     >>> distance_text(74.2, proxy=True)
-    'about 75 km (estimate)'
+    'about 75 km through the stops'
     >>> distance_text(7.46, proxy=False)
     '7.5 km'
     """
@@ -113,9 +132,9 @@ def distance_text(km: Any, *, proxy: bool) -> str:
     if not proxy:
         return f"{km:.1f} km" if km < 10 else f"{km:.0f} km"
     if km < 1:
-        return "under 1 km (estimate)"
+        return "under 1 km through the stops"
     step = 1 if km < 10 else 5 if km < 100 else 10
-    return f"about {round(km / step) * step:.0f} km (estimate)"
+    return f"about {round(km / step) * step:.0f} km through the stops"
 
 
 def duration_text(hours: Any, *, proxy: bool) -> str:

@@ -1,5 +1,5 @@
 """What the page does in the reader's browser: fit the story to the screen, place labels
-without collisions, keep popups clear of the controls, and show corridors on their dates.
+without collisions, keep popups clear of the controls, and step through the story's days.
 
 All of it depends on the screen, so it runs in the page. Python hands it plain data
 (:func:`add_reader`); label texts go in as JSON and are written with ``textContent``,
@@ -19,11 +19,13 @@ __all__ = ["READER_JS", "add_reader"]
 
 #: The page's own behaviour (constant: no story text in it).
 READER_JS = """
-function routesReader(map, data, groups, timeline) {
+function routesReader(map, data, groups) {
   const container = map.getContainer();
   const narrow = () => map.getSize().x < 600;
   const legend = document.querySelector('.routes-legend');
   if (legend && narrow()) legend.removeAttribute('open');
+  const days = data.days || [];
+  let step = 0;
 
   function boxOf(el) {
     const c = container.getBoundingClientRect(), r = el.getBoundingClientRect();
@@ -73,28 +75,38 @@ function routesReader(map, data, groups, timeline) {
     if (!data.fit) return;
     clearCredits();
     const m = margins();
-    map.fitBounds(data.fit, {paddingTopLeft: [m.left + 12, m.top + 12],
-      paddingBottomRight: [m.right + 12, m.bottom + 12], animate: false});
+    // room beyond the outermost places for their names
+    map.fitBounds(data.fit, {paddingTopLeft: [m.left + 36, m.top + 20],
+      paddingBottomRight: [m.right + 36, m.bottom + 20], animate: false});
     fitZoom = map.getZoom();
     place();
   }
 
-  // Labels, most important first; a label that finds no free spot is not drawn.
+  // Labels, most important first; a label that finds no free spot is not drawn. Place
+  // names go beside their marker, a corridor's name on its own line in the half nearer
+  // its destination, an area's name inside it, touching it, or led to it by a line.
   const pane = map.createPane('routes-labels');
   pane.style.zIndex = 640;
   pane.style.pointerEvents = 'none';
+  const svgNS = 'http://www.w3.org/2000/svg';
+  const leaders = document.createElementNS(svgNS, 'svg');
+  leaders.setAttribute('class', 'routes-leaders');
+  leaders.setAttribute('aria-hidden', 'true');
+  pane.appendChild(leaders);
   const labels = data.labels.map(s => {
     const el = L.DomUtil.create('div', 'routes-label routes-label-' + s.kind, pane);
     el.textContent = s.text;
     el.dataset.kind = s.kind;
+    if (s.id) el.dataset.id = s.id;
     if (s.colour) el.style.setProperty('--routes-colour', s.colour);
     return {s, el};
   });
   function shown(s) {
     if (s.zoom && fitZoom !== null && map.getZoom() < fitZoom + s.zoom) return false;
+    if (s.until && fitZoom !== null && map.getZoom() >= fitZoom + s.until) return false;
     return !s.layers || s.layers.every(k => !groups[k] || map.hasLayer(groups[k]));
   }
-  function spots(s, w, h) {
+  function placeSpots(s, w, h) {
     const r = (s.r || 0) + 3;
     if (s.kind !== 'place') {
       return [[-w / 2, -h / 2], [-w / 2, -h - 8], [-w / 2, 8], [10, -h / 2], [-w - 10, -h / 2],
@@ -102,8 +114,64 @@ function routesReader(map, data, groups, timeline) {
               [-w / 2, 24], [-w / 2, -h - 24], [10, 24], [-w - 10, 24], [10, -h - 24],
               [-w / 2, -h - 40], [-w / 2, 40]];
     }
+    const R = r + 9;  // a second ring, a little further out
     return [[r, -h / 2], [-r - w, -h / 2], [-w / 2, -r - h], [-w / 2, r],
-            [r - 2, -r - h + 2], [r - 2, r - 2], [-r - w + 2, -r - h + 2], [-r - w + 2, r - 2]];
+            [r - 2, -r - h + 2], [r - 2, r - 2], [-r - w + 2, -r - h + 2], [-r - w + 2, r - 2],
+            [R, -h / 2], [-R - w, -h / 2], [-w / 2, -R - h], [-w / 2, R],
+            [r - 2, -R - h], [r - 2, R], [-r - w + 2, -R - h], [-r - w + 2, R],
+            [-r, -r - h], [-r, r], [r - w, -r - h], [r - w, r],
+            [-r, -R - h], [-r, R], [r - w, -R - h], [r - w, R],
+            [-w / 2, -R - h - 9], [-w / 2, R + 9], [-r, -R - h - 9], [-r, R + 9],
+            [r - w, -R - h - 9], [r - w, R + 9]];
+  }
+  // Points of a drawn line at fractions of its length, on screen (its offset included).
+  function along(layer, fractions) {
+    const el = layer && map.hasLayer(layer) && layer.getElement && layer.getElement();
+    if (!el || !el.getTotalLength || !el.getAttribute('d')) return [];
+    const n = el.getTotalLength(), m = el.getScreenCTM(), c = container.getBoundingClientRect();
+    if (!n || !m) return [];
+    return fractions.map(f => {
+      const p = el.getPointAtLength(n * f);
+      return {x: m.a * p.x + m.c * p.y + m.e - c.left, y: m.b * p.x + m.d * p.y + m.f - c.top};
+    });
+  }
+  const ALONG = [0.72, 0.66, 0.78, 0.6, 0.84, 0.56, 0.9, 0.63, 0.69, 0.75, 0.81, 0.87];
+  // Boxes for a label of size w x h: [box, the point a leader line joins, or null].
+  function candidates(s, w, h) {
+    if (s.kind === 'corridor') {  // on the line: the point stays inside the box
+      return along(groups['line:' + s.id], ALONG).flatMap(p =>
+        [[0.5, 0.5], [0.25, 0.5], [0.75, 0.5], [0.5, 0.25], [0.5, 0.75], [0.12, 0.5], [0.88, 0.5]]
+          .map(([fx, fy]) => [{x: p.x - w * fx, y: p.y - h * fy, w, h}, null]));
+    }
+    if (s.box) {
+      const a = map.latLngToContainerPoint(s.box[0]), b = map.latLngToContainerPoint(s.box[1]);
+      const B = {x: Math.min(a.x, b.x), y: Math.min(a.y, b.y),
+                 w: Math.abs(b.x - a.x), h: Math.abs(b.y - a.y)};
+      const out = [];
+      if (w <= B.w - 4 && h <= B.h - 4) {
+        out.push([{x: B.x + (B.w - w) / 2, y: B.y + (B.h - h) / 2, w, h}, null]);
+      }
+      for (const t of [0.5, 0.2, 0.8, 0, 1]) {  // touching it, sliding along each side
+        out.push([{x: B.x + B.w + 1, y: B.y + t * B.h - h / 2, w, h}, null]);
+        out.push([{x: B.x - w - 1, y: B.y + t * B.h - h / 2, w, h}, null]);
+        out.push([{x: B.x + t * B.w - w / 2, y: B.y - h - 1, w, h}, null]);
+        out.push([{x: B.x + t * B.w - w / 2, y: B.y + B.h + 1, w, h}, null]);
+      }
+      const cx = B.x + B.w / 2, cy = B.y + B.h / 2;
+      for (const d of [24, 44, 70]) {  // further out, joined to it by a leader line
+        for (const [ux, uy] of [[1, 0], [-1, 0], [0, -1], [0, 1],
+                                [1, -1], [1, 1], [-1, -1], [-1, 1]]) {
+          const x = ux > 0 ? B.x + B.w + d : ux < 0 ? B.x - w - d : cx - w / 2;
+          const y = uy > 0 ? B.y + B.h + d : uy < 0 ? B.y - h - d : cy - h / 2;
+          out.push([{x, y, w, h}, B]);
+        }
+      }
+      return out;
+    }
+    return s.at.flatMap(at => {
+      const p = map.latLngToContainerPoint(at);
+      return placeSpots(s, w, h).map(([dx, dy]) => [{x: p.x + dx, y: p.y + dy, w, h}, null]);
+    });
   }
   const hit = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
   // The corridor lines on screen, as points, each with the room its stroke and offset take.
@@ -117,12 +185,29 @@ function routesReader(map, data, groups, timeline) {
   const crosses = (line, b) => line.pts.some((p, i) => i > 0 && L.LineUtil.clipSegment(
     line.pts[i - 1], p, L.bounds([b.x - line.pad, b.y - line.pad],
                                  [b.x + b.w + line.pad, b.y + b.h + line.pad])));
+  // Every marker on the map (places, incidents, arrowheads): no label covers one.
+  function markers() {
+    return [...container.querySelectorAll('.leaflet-routes-places-pane path, ' +
+        '.leaflet-marker-icon.routes-incident svg, .leaflet-marker-icon.routes-arrow path')]
+      .filter(e => getComputedStyle(e).display !== 'none')
+      .map(boxOf).filter(b => b.w > 0 && b.h > 0);
+  }
+  function leader(box, B) {  // from the label's nearest edge to the area's nearest point
+    const near = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
+    const ax = near(B.x + B.w / 2, box.x, box.x + box.w);
+    const ay = near(B.y + B.h / 2, box.y, box.y + box.h);
+    const bx = near(ax, B.x, B.x + B.w), by = near(ay, B.y, B.y + B.h);
+    const a = map.containerPointToLayerPoint([ax, ay]);
+    const b = map.containerPointToLayerPoint([bx, by]);
+    const line = document.createElementNS(svgNS, 'line');
+    line.setAttribute('x1', a.x); line.setAttribute('y1', a.y);
+    line.setAttribute('x2', b.x); line.setAttribute('y2', b.y);
+    line.setAttribute('class', 'routes-leader');
+    leaders.appendChild(line);
+  }
   function place() {
-    const size = map.getSize(), taken = controls(), lines = corridorLines();
-    const dots = labels.filter(l => l.s.r && shown(l.s)).map(l => {
-      const p = map.latLngToContainerPoint(l.s.at[0]), r = l.s.r;
-      return {x: p.x - r, y: p.y - r, w: 2 * r, h: 2 * r};
-    });
+    const size = map.getSize(), taken = controls(), lines = corridorLines(), dots = markers();
+    leaders.replaceChildren();
     for (const l of labels) {
       l.el.style.display = 'none';
       if (!shown(l.s)) continue;
@@ -130,17 +215,17 @@ function routesReader(map, data, groups, timeline) {
       const w = l.el.offsetWidth, h = l.el.offsetHeight;
       const free = b => b.x >= 2 && b.y >= 2 && b.x + w <= size.x - 2 && b.y + h <= size.y - 2
         && !taken.some(t => hit(t, b)) && !dots.some(d => hit(d, b));
-      const boxes = l.s.at.flatMap(at => {
-        const p = map.latLngToContainerPoint(at);
-        return spots(l.s, w, h).map(([dx, dy]) => ({x: p.x + dx, y: p.y + dy, w, h}));
-      }).filter(free);
+      const boxes = candidates(l.s, w, h).filter(([b]) => free(b));
       // a name clear of the corridor lines where there is room, else beside them (a
-      // corridor's own label sits on its line)
+      // corridor's own label sits on its line); a leader line only when nothing touches
+      const clear = ([b]) => !lines.some(line => crosses(line, b));
       const best = (l.s.kind === 'corridor' ? null
-        : boxes.find(b => !lines.some(line => crosses(line, b)))) || boxes[0];
+        : boxes.find(c => !c[1] && clear(c)) || boxes.find(clear)) || boxes[0];
       if (!best) { l.el.style.display = 'none'; continue; }
-      taken.push({x: best.x - 2, y: best.y - 2, w: best.w + 4, h: best.h + 4});
-      L.DomUtil.setPosition(l.el, map.containerPointToLayerPoint([best.x, best.y]).round());
+      const [b, joined] = best;
+      taken.push({x: b.x - 2, y: b.y - 2, w: b.w + 4, h: b.h + 4});
+      L.DomUtil.setPosition(l.el, map.containerPointToLayerPoint([b.x, b.y]).round());
+      if (joined) leader(b, joined);
     }
   }
   map.on('zoomstart', () => { pane.style.visibility = 'hidden'; });
@@ -151,7 +236,25 @@ function routesReader(map, data, groups, timeline) {
   });
   if (legend) legend.addEventListener('toggle', place);
 
-  // Popups: as wide as the screen allows, panned clear of the controls.
+  // Each corridor's state on the day shown: the last change at or before that step;
+  // [step] alone means it is not drawn that day.
+  const stateOf = id => {
+    const states = (data.corridors || {})[id] || [];
+    let found = null;
+    for (const s of states) if (s[0] <= step) found = s;
+    return found;
+  };
+  // Popups: as wide as the screen allows, panned clear of the controls, and saying how a
+  // corridor stood on the day the time bar shows.
+  function liven(root) {
+    const box = root && root.querySelector('[data-corridor]');
+    const state = box && stateOf(box.dataset.corridor);
+    if (!state || state.length < 2) return;
+    const status = box.querySelector('[data-live="status"]');
+    const said = box.querySelector('[data-live="said"]');
+    if (status) status.textContent = state[3] + ' (' + days[step] + ')';
+    if (said) said.textContent = state[4];
+  }
   map.on('popupopen', e => {
     const p = e.popup, size = map.getSize(), m = margins();
     const wide = size.x - m.left - m.right - 60;  // the bubble's padding and tip aside
@@ -160,35 +263,96 @@ function routesReader(map, data, groups, timeline) {
     p.options.maxHeight = Math.max(160, Math.min(360, size.y - m.top - m.bottom - 60));
     p.options.autoPanPaddingTopLeft = L.point(m.left + 8, m.top + 8);
     p.options.autoPanPaddingBottomRight = L.point(m.right + 8, m.bottom + 8);
+    liven(p.getElement());  // before the update, which sizes and pans it as it will read
     p.update();
   });
 
-  // The time control shows each corridor on the days it ran, styled by its status that
-  // day, its label giving that day's figure.
-  const parent = groups.corridors;
-  function showTime(t) {
-    for (const [id, days] of Object.entries(data.corridors)) {
+  // The time bar: one step a day. Each corridor is drawn on the days it ran, styled by
+  // its status that day; its label, its key entry and its popup give that day's figure.
+  function showDay(to) {
+    step = Math.max(0, Math.min(days.length - 1, to));
+    for (const id of Object.keys(data.corridors || {})) {
       const g = groups[id], line = groups['line:' + id], flow = groups['flow:' + id];
-      if (!g || !parent || !days.length) continue;
-      const day = (t === null || t === undefined) ? null
-        : days.find(d => t >= d[0] && t <= d[1]);
-      if (day === undefined) {
+      const parent = groups['parent:' + id] || groups.corridors, state = stateOf(id);
+      if (!g || !parent || !state) continue;
+      const item = legend && legend.querySelector('li[data-corridor="' + CSS.escape(id) + '"]');
+      if (state.length < 2) {
         if (parent.hasLayer(g)) parent.removeLayer(g);
+        if (item) item.classList.add('routes-off');
         continue;
       }
       if (!parent.hasLayer(g)) parent.addLayer(g);
-      if (!day) continue;
-      if (line) line.setStyle({dashArray: day[2], opacity: day[3]});
-      if (flow && day[2] && g.hasLayer(flow)) g.removeLayer(flow);
-      if (flow && !day[2] && !g.hasLayer(flow)) g.addLayer(flow);
+      if (item) {
+        item.classList.remove('routes-off');
+        item.querySelector('.routes-day').textContent = state[4];
+      }
+      if (line) line.setStyle({dashArray: state[1], opacity: state[2]});
+      if (flow && state[1] && g.hasLayer(flow)) g.removeLayer(flow);
+      if (flow && !state[1] && !g.hasLayer(flow)) g.addLayer(flow);
       const label = labels.find(l => l.s.id === id);
-      if (label) label.el.textContent = day[4];
+      if (label) label.el.textContent = label.s.prefix + state[4];
     }
+    for (const [id, [first, last]] of Object.entries(data.incidents || {})) {
+      const marker = groups['incident:' + id];
+      if (marker) marker.setOpacity(step >= first && step <= last ? 1 : 0.35);
+    }
+    if (bar) {
+      bar.slider.value = step;
+      bar.slider.setAttribute('aria-valuetext', days[step]);
+      bar.text.textContent = days[step];
+      bar.prev.disabled = step === 0;
+      bar.next.disabled = step === days.length - 1;
+    }
+    liven(container.querySelector('.leaflet-popup'));
     place();
   }
-  if (timeline) {
-    timeline.on('change', () => showTime(timeline.time));
-    showTime(timeline.time);
+  let bar = null, playing = null;
+  // The buttons' shapes, drawn: no icon font to fetch, no glyph a font may lack.
+  const svg = d => '<svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">' +
+    '<path d="' + d + '" fill="currentColor"/></svg>';
+  const ICONS = {prev: svg('M3 3h2v10H3zM14 3v10L6 8z'), next: svg('M11 3h2v10h-2zM2 3v10l8-5z'),
+                 play: svg('M4 2v12l10-6z'), pause: svg('M3 2h4v12H3zM9 2h4v12H9z')};
+  function stop() {
+    if (playing) clearInterval(playing);
+    playing = null;
+    if (bar) { bar.play.innerHTML = ICONS.play; bar.play.setAttribute('aria-label', 'Play'); }
+  }
+  if (days.length) {
+    const Bar = L.Control.extend({options: {position: 'bottomleft'}, onAdd() {
+      const div = L.DomUtil.create('div', 'leaflet-control routes-timebar');
+      div.setAttribute('role', 'group');
+      div.setAttribute('aria-label', 'Day of the story');
+      const button = (name, label, shape) => {
+        const b = L.DomUtil.create('button', 'routes-' + name, div);
+        b.type = 'button'; b.title = label; b.innerHTML = ICONS[shape];
+        b.setAttribute('aria-label', label);
+        return b;
+      };
+      const prev = button('prev', 'Previous day', 'prev');
+      const play = button('play', 'Play', 'play');
+      const next = button('next', 'Next day', 'next');
+      const slider = L.DomUtil.create('input', 'routes-day-slider', div);
+      Object.assign(slider, {type: 'range', min: 0, max: days.length - 1, step: 1,
+                             value: data.start || 0});
+      slider.setAttribute('aria-label', 'Day');
+      const text = L.DomUtil.create('output', 'routes-day-text', div);
+      L.DomEvent.disableClickPropagation(div);
+      L.DomEvent.disableScrollPropagation(div);
+      prev.addEventListener('click', () => { stop(); showDay(step - 1); });
+      next.addEventListener('click', () => { stop(); showDay(step + 1); });
+      slider.addEventListener('input', () => { stop(); showDay(+slider.value); });
+      play.addEventListener('click', () => {
+        if (playing) { stop(); return; }
+        if (step === days.length - 1) showDay(0);
+        play.innerHTML = ICONS.pause; play.setAttribute('aria-label', 'Pause');
+        playing = setInterval(() => {
+          if (step >= days.length - 1) stop(); else showDay(step + 1);
+        }, 1200);
+      });
+      bar = {prev, play, next, slider, text};
+      return div;
+    }});
+    new Bar().addTo(map);
   }
   // The folded search box opens from the keyboard: on Enter's release, or the release
   // reaches the box it just focused, which takes it for an empty search and folds it.
@@ -198,31 +362,29 @@ function routesReader(map, data, groups, timeline) {
   }
   map.routesFit = fit;
   map.routesPlaceLabels = place;
+  map.routesShowDay = showDay;
+  window.routesMap = map;  // for scripts that print or test the page
   fit();
+  if (days.length) showDay(data.start || 0);
 }
 """
 
 
-def add_reader(
-    m: folium.Map,
-    data: dict[str, Any],
-    groups: dict[str, Any],
-    timeline: Any | None,
-) -> None:
-    """Run :data:`READER_JS` on the map with ``data`` (labels, view, corridor dates).
+def add_reader(m: folium.Map, data: dict[str, Any], groups: dict[str, Any]) -> None:
+    """Run :data:`READER_JS` on the map with ``data`` (labels, view, the days of the time
+    bar, each corridor's and incident's states on them).
 
     ``groups`` maps keys the data refers to (corridor ids, ``"corridors"``, layer keys)
-    to the folium layers they name; ``timeline`` is the layer the time slider drives.
+    to the folium layers they name.
     """
     m.add_child(
         script(
             "{{ this.js }}\n"  # our constant code, printed as a value, never template source
             "routesReader({{ this._parent.get_name() }}, {{ this.data|tojson }}, { "
             "{% for key, layer in this.groups %}{{ key|tojson }}: {{ layer.get_name() }},"
-            "{% endfor %}}, {{ this.timeline.get_name() if this.timeline else 'null' }});",
+            "{% endfor %}});",
             js=READER_JS,
             data=data,
             groups=sorted(groups.items()),
-            timeline=timeline,
         )
     )

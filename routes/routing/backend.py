@@ -213,7 +213,7 @@ class Router:
             if int(z["format"]) != FORMAT:
                 raise ValueError(f"routing arrays of format {int(z['format'])}")
             weights = {k.split(":", 1)[1]: z[k] for k in z if k.startswith("weight:")}
-            return cls(
+            router = cls(
                 ids=z["ids"],
                 x=z["x"],
                 y=z["y"],
@@ -231,6 +231,40 @@ class Router:
             )
         except (KeyError, TypeError) as exc:
             raise ValueError(f"unreadable routing arrays ({exc})") from None
+        router.check()
+        return router
+
+    def check(self) -> None:
+        """ValueError unless the arrays are one graph: sorted unique ids with finite points,
+        a CSR structure (``indptr`` from 0, never falling, to the number of pairs; every
+        index a node) and, per weight, finite non-negative values and rows for each pair.
+        Checksums say a file is as written; this says what was written is a graph (a native
+        contraction or a scipy search on inconsistent arrays may abort the process)."""
+        n, m = len(self.ids), len(self.indices)
+        index_range = (int(self.indices.min()), int(self.indices.max())) if m else (0, 0)
+        checks = {
+            "node ids": self.ids.ndim == 1 and bool((np.diff(self.ids) > 0).all()),
+            "node points": self.x.shape == self.y.shape == (n,)
+            and bool(np.isfinite(self.x).all() and np.isfinite(self.y).all()),
+            "indptr": self.indptr.shape == (n + 1,)
+            and int(self.indptr[0]) == 0
+            and int(self.indptr[-1]) == m
+            and bool((np.diff(self.indptr) >= 0).all()),
+            "indices": self.indices.ndim == 1
+            and index_range[0] >= 0
+            and index_range[1] < max(n, 1),
+        }
+        for name, values in self.weights.items():
+            checks[f"weight {name}"] = values.shape == (m,) and bool(
+                np.isfinite(values).all() and (values >= 0).all()
+            )
+            rows = self.rows.get(name)
+            checks[f"rows of {name}"] = (
+                rows is not None and rows.shape == (m,) and (m == 0 or int(rows.min()) >= 0)
+            )
+        bad = [name for name, ok in checks.items() if not ok]
+        if bad:
+            raise ValueError(f"routing arrays that are not a graph ({', '.join(bad)})")
 
     @property
     def nbytes(self) -> int:

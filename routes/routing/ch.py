@@ -2,14 +2,14 @@
 
 A :class:`Hierarchy` contracts a :class:`~routes.routing.backend.Router`'s CSR arrays for
 one weight; a query then visits a few hundred nodes instead of Dijkstra's whole ball
-(≈ 0.16 ms against ≈ 60 ms for a random pair at 10⁶ edges; README, "Large graphs").
+(≈ 0.16 ms against ≈ 60 ms for a random pair at 10⁶ edges; docs/performance.md, "Large graphs").
 RoutingKit takes integer weights: each weight is rounded to :data:`SCALES` units
 (milliseconds, centimetres), and CH distances equal Dijkstra's on those integers
 exactly. Contracting costs about :data:`CONTRACTION_QUERIES` unbounded Dijkstra
 queries, so :func:`use_ch` contracts only where that pays back.
 
 Why ``ch-router`` and not the customisable ``routingkit-cch`` or ``pandana``: measured
-in the README (query time, licence, maintainer, wheels).
+in docs/performance.md (query time, licence, maintainer, wheels).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ SEARCHES = ("auto", "dijkstra", "ch")
 CH_MIN_PAIRS = 200_000
 
 #: A contraction costs about this many unbounded Dijkstra queries on the same graph
-#: (72 s against 60 ms per query at 10⁶ edges, both linear in the size; README).
+#: (72 s against 60 ms per query at 10⁶ edges, both linear in the size; docs/performance.md).
 CONTRACTION_QUERIES = 1000
 
 #: Units per weight unit in the integer weights RoutingKit needs: milliseconds for

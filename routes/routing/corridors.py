@@ -30,6 +30,7 @@ __all__ = [
     "CANDIDATES_PER_LEG",
     "FIGURE_COLUMNS",
     "MIN_DIFFERENCE",
+    "PROXY_NO_TIME",
     "SNAP_WARNING_M",
     "Snap",
     "alternative_routes",
@@ -111,10 +112,29 @@ def route_corridors(
             )
         else:
             row.update(route_status="ok", no_route_reason="", **measure_route(G, route, weight))
-            row["passes"] = " → ".join(_named_nodes(G, route) or _stop_names(scenario, corridor))
+            row["passes"] = " → ".join(_stop_names(scenario, corridor))
         rows.append(row)
     routed = gpd.GeoDataFrame(rows, geometry="geometry", crs="EPSG:4326")
-    return routed.astype({kind: "Int64" for kind in FIGURE_COLUMNS})
+    return _times_known(G, routed).astype({kind: "Int64" for kind in FIGURE_COLUMNS})
+
+
+#: Why a route on the proxy network has no travel time: its speed is assumed, not known.
+PROXY_NO_TIME = "proxy network: straight links at an assumed speed, so no travel time is known"
+
+
+def _times_known(G: RoadNetwork, routes: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
+    """``routes`` with ``travel_time_h`` null on the proxy network, and the reason in
+    ``no_travel_time_reason`` (empty where a time was measured on roads)."""
+    proxy = G.graph.get("network_source") == "proxy"
+    routes = routes.copy()
+    routes["no_travel_time_reason"] = (
+        [PROXY_NO_TIME if proxy and ok else "" for ok in routes["travel_time_h"].notna()]
+        if len(routes)
+        else []
+    )
+    if proxy:
+        routes["travel_time_h"] = None
+    return routes
 
 
 def alternative_routes(
@@ -180,7 +200,9 @@ def alternative_routes(
         "roads",
         "geometry",
     ]
-    return gpd.GeoDataFrame(rows, columns=columns, geometry="geometry", crs="EPSG:4326")
+    return _times_known(
+        G, gpd.GeoDataFrame(rows, columns=columns, geometry="geometry", crs="EPSG:4326")
+    )
 
 
 def route_legs(
@@ -221,7 +243,7 @@ def route_legs(
         else:
             row.update(route_status="ok", **measure_route(G, path, weight))
         rows.append(row)
-    return gpd.GeoDataFrame(rows, geometry="geometry", crs="EPSG:4326")
+    return _times_known(G, gpd.GeoDataFrame(rows, geometry="geometry", crs="EPSG:4326"))
 
 
 def snap_stops(G: RoadNetwork, scenario: Scenario, corridor: Corridor) -> Snap:
@@ -319,7 +341,7 @@ def measure_route(G: RoadNetwork, route: list[int], weight: str) -> dict[str, An
     return {
         "length_km": round(length / 1000, 2),
         "travel_time_h": round(sum(G.arrays.column("travel_time", rows).tolist()) / 3600, 2),
-        "highway_share": ", ".join(f"{cls} {share / length:.0%}" for cls, share in shares),
+        "highway_share": ", ".join(f"{cls} {share / (length or 1):.0%}" for cls, share in shares),
         "roads": "; ".join(roads),
         "geometry": LineString(coords),
     }
@@ -360,12 +382,3 @@ def _describe(corridor: Corridor, scenario: Scenario) -> dict[str, Any]:
 
 def _stop_names(scenario: Scenario, corridor: Corridor) -> list[str]:
     return [scenario.place(stop).name for stop in corridor.stops]
-
-
-def _named_nodes(G: RoadNetwork, route: list[int]) -> list[str]:
-    """Names of the places a proxy route passes (OSM nodes have none)."""
-    names: list[str] = []
-    for name in G.node_values("name", route):
-        if isinstance(name, str) and (not names or names[-1] != name):
-            names.append(name)
-    return names
