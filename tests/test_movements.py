@@ -334,3 +334,34 @@ def test_the_city_is_the_city_the_text_named_last() -> None:
     assert _legs(extract(text, story_date=DAY)) == {("Atarib", "Aleppo")}
     named = "Shelling hit Aleppo on Monday. Families from Atarib fled to the city of Idlib."
     assert _legs(extract(named, story_date=DAY)) == {("Atarib", "Idlib")}
+
+
+# --- Displacement sites (geodata/sites.yaml) as ends ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "leg"),
+    [
+        (
+            "Buses brought families from Baghouz to the al-Hol camp on Tuesday.",
+            ("Baghouz", "al-Hol"),
+        ),
+        ("Thousands of Yazidis fled Sinjar to Mount Sinjar.", ("Sinjar", "Mount Sinjar")),
+        ("Families from Mosul were taken to the Hammam al-Alil camp.", ("Mosul", "Hammam al-Alil")),
+        ("Families fled Khan Younis to al-Mawasi on Monday.", ("Khan Younis", "al-Mawasi")),
+    ],
+)
+def test_a_camp_or_named_area_is_a_movement_s_end(text: str, leg: tuple[str, str]) -> None:
+    """Sites beside a town (al-Mawasi, 5 km from Khan Younis) are ends of their own."""
+    found = extract(text, story_date=DAY)
+    assert leg in _legs(found)
+    [site] = [t for t in found.toponyms if t.text == leg[1]]
+    assert site.place.kind == "curated" and site.place.feature in {"camp", "area", "city"}
+
+
+def test_a_border_crossing_passed_on_the_way_is_a_waypoint() -> None:
+    found = extract("Families crossed from Idlib into Turkey at the Bab al-Hawa crossing.")
+    places = found.places()
+    [move] = found.movements
+    assert [places[v].feature for v in move.via] == ["border_crossing"]
+    assert [places[d].name for d in move.destinations] == ["Turkey"]

@@ -479,6 +479,8 @@ class Grammar(Document):
             role = self._role(name, names, roles)
             if role is None and self._before_people(name):
                 role = "origin"  # "Mariupol residents", "Buzi evacuees"
+            if role is None and name.feature == "border_crossing" and self._passed(name):
+                role = "via"  # "into Turkey at the Bab al-Hawa crossing"
             if role is None:
                 continue
             if ranged and role == roles[-1][0] == "destination":
@@ -486,7 +488,19 @@ class Grammar(Document):
             prev = self._prev_word(name.first)
             ranged = role == "destination" and prev is not None and prev.lower == "from"
             roles.append((role, list(name.refs), k))
+        crossing = {k for _r, _refs, k in roles if names[k].feature == "border_crossing"}
+        if any(r == "destination" and k not in crossing for r, _refs, k in roles):
+            # "into Turkey at the Bab al-Hawa crossing": the crossing is on the way
+            roles = [("via" if k in crossing and r == "destination" else r, refs, k)
+                     for r, refs, k in roles]  # fmt: skip
         return roles, joined
+
+    def _passed(self, name: Name) -> bool:
+        """ "at (the) X", "through X": a place passed on the way."""
+        prev = self._prev_word(name.first)
+        if prev is not None and prev.lower == "the":
+            prev = self._prev_word(name.first, 1)
+        return prev is not None and prev.lower in {"at", "through", "via"}
 
     def _before_people(self, name: Name) -> bool:
         """ "Mariupol residents", "Buzi evacuees": the place people come from."""
@@ -587,6 +601,9 @@ class Grammar(Document):
         nxt = self._next(j)
         if nxt is None or not nxt.is_word or nxt.is_namey or nxt.lower in TO_PHRASE_WORDS:
             return False
+        after = self._next(j, 1)
+        if nxt.lower in ARTICLES and after is not None and after.is_namey:
+            return False  # "to al-Mawasi": an article of the name
         low = nxt.lower
         heads = LOCATION_NOUNS | PLACE_HEADS | UNRESOLVED_HEADS | DIRECTIONS | COMPASS
         return not (low in heads or (low.endswith("s") and len(low) > 3) or low.endswith("ern"))

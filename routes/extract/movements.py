@@ -40,6 +40,10 @@ __all__ = ["SAME_PLACE_KM", "Movements"]
 
 #: Ends closer than this are one place: a leg between them is no movement, km.
 SAME_PLACE_KM = 10.0
+#: As close to a curated site (:data:`SITES`) as this, an end is the site itself, km.
+SITE_KM = 1.0
+#: Curated roles of sites beside towns (``geodata/sites.yaml``), not towns.
+SITES = frozenset({"camp", "area", "border_crossing", "neighbourhood", "waypoint"})
 #: A toponym less sure than this, outside the story's country, is no movement's end: its
 #: name is kept unresolved instead of sending the movement to a far namesake (so is one
 #: only far namesakes have: ``Toponyms.far_only``).
@@ -345,7 +349,14 @@ def _a_movement(a: str, b: str, places: dict[str, Candidate]) -> bool:
         return True
     if _contains(pa, pb) or _contains(pb, pa):
         return False
-    return great_circle_km(pa.lat, pa.lon, pb.lat, pb.lon) > SAME_PLACE_KM
+    apart = SITE_KM if _site(pa) or _site(pb) else SAME_PLACE_KM
+    return great_circle_km(pa.lat, pa.lon, pb.lat, pb.lon) > apart
+
+
+def _site(place: Candidate) -> bool:
+    """A curated site (a camp, a named area, a crossing): a move to it from the town beside
+    it is a movement ("from Khan Younis to al-Mawasi", 5 km)."""
+    return place.kind == "curated" and place.feature in SITES
 
 
 def _one_scale(corridors: list[MovementDraft], places: dict[str, Candidate]) -> list[MovementDraft]:
