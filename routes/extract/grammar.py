@@ -21,7 +21,7 @@ boats to take them to Buzi") gives that place as the origin when the clause name
 A name no gazetteer has is kept as an end when a place word marks it ("the Khazer camp") or
 it follows a destination's preposition ("toward Mawasi").
 
-Each clause has a mover (:meth:`Grammar._mover`): people (civilians, families, a demonym
+Each clause has a mover (:mod:`routes.extract.movers`): people (civilians, families, a demonym
 group, "thousands", a pronoun), vehicles that carry no one they name (empty buses, going in
 when they were sent, headed toward a place, or meant to fetch people), or aid. A clause
 with no mover moves no one.
@@ -43,9 +43,7 @@ from routes.extract.findings import (
     Unresolved,
 )
 from routes.extract.lexicon import (
-    AID_NOUNS,
     ARTICLES,
-    CARRY_WORDS,
     CROSSING_WORDS,
     DEMONYMS,
     DEST_VERBS,
@@ -53,18 +51,11 @@ from routes.extract.lexicon import (
     DISTANCE_WORDS,
     END_STOPS,
     EVACUATION_NOUNS,
-    FETCH_VERBS,
     FOR_VERBS,
     GROUP_NOUNS,
     IN_PHRASE_NOUNS,
     LOCATION_NOUNS,
-    MOTION_WORDS,
-    MOVE_OBJECT_VERBS,
-    MOVE_PREFIXES,
-    MOVE_WORDS,
-    MOVEMENT_NOUNS,
     MOVER_NOUNS,
-    MOVER_PRONOUNS,
     NOT_DESTINATION_TO,
     ONWARD_WORDS,
     ORG_HEADS,
@@ -74,7 +65,6 @@ from routes.extract.lexicon import (
     REFUGE_WORDS,
     RESIDENT_NOUNS,
     RETURN_PREFIXES,
-    SEND_VERBS,
     SMALL_NUMBERS,
     SPEECH_VERBS,
     STAY_WORDS,
@@ -82,9 +72,9 @@ from routes.extract.lexicon import (
     TITLES,
     TO_PHRASE_WORDS,
     UNRESOLVED_HEADS,
-    VEHICLE_NOUNS,
 )
-from routes.extract.text import Document, unique
+from routes.extract.movers import Movers
+from routes.extract.text import unique
 from routes.places import normalize
 
 __all__ = ["Grammar", "Name"]
@@ -93,35 +83,10 @@ __all__ = ["Grammar", "Name"]
 REACH = 14
 #: Punctuation that ends a phrase: a role never crosses it.
 _BREAK = re.compile(r"[;:()\"“”]|--|—|–")
-#: Nouns after a vehicle's that make it a business, not a vehicle ("a bus company").
-VEHICLE_BUSINESS = frozenset(
-    [
-        "company",
-        "companies",
-        "driver",
-        "drivers",
-        "station",
-        "stations",
-        "terminal",
-        "terminals",
-        "operator",
-        "operators",
-        "stop",
-        "stops",
-        "depot",
-        "depots",
-        "service",
-        "services",
-    ]
-)
-#: Object pronouns: people when a vehicle carries them ("buses taking them to Istanbul").
-OBJECT_PRONOUNS = frozenset(["them", "us", "him", "her"])
 #: First words that make a capitalised run a place's name ("Mount Sinjar", "Camp Bastion").
 PLACE_FIRST_WORDS = frozenset(
     ["mount", "mt", "camp", "lake", "port", "fort", "wadi", "jabal", "jebel"]
 )
-#: Every word of movement (the prefixes aside).
-_MOTION = MOTION_WORDS | MOVE_WORDS
 #: Subjects that are one person: their next leg starts where people last got to.
 PERSONS = frozenset(["he", "she"])
 #: How many sentences back a person's last stop is looked for.
@@ -146,7 +111,7 @@ class Name:
     admin1: str | None = None
 
 
-class Grammar(Document):
+class Grammar(Movers):
     """Reads each clause of a text as a movement (see the module's docstring)."""
 
     #: Token → the country of a plural demonym there, set by :meth:`claims`.
@@ -280,12 +245,6 @@ class Grammar(Document):
         return ""
 
     # -- clauses
-
-    def _motion(self, k: int) -> bool:
-        if k < 0 or k >= len(self.toks):
-            return False
-        low = self.toks[k].lower
-        return low in _MOTION or low.startswith(MOVE_PREFIXES)
 
     @cached_property
     def _moving(self) -> set[int]:
@@ -613,104 +572,6 @@ class Grammar(Document):
         before = [self._prev_word(j, s) for s in range(5)]
         return any(t is not None and t.lower in RANGE_WORDS for t in before)
 
-    # -- who moves
-
-    def _mover(self, clause: list[int], si: int, figures: list[FigureMention]) -> tuple[str, bool]:
-        """``(mover, inbound)``: people, vehicles or aid, and whether vehicles go in to fetch."""
-        toks = self.toks
-        verb = next(
-            (n for n, k in enumerate(clause) if self._motion(k) and not _noun(toks[k].lower)),
-            len(clause),
-        )
-        subject, rest = clause[:verb], clause[verb:]
-        words = [toks[k].lower for k in clause]
-        sending = any(w in SEND_VERBS for w in words) or self._fetching(clause)
-        convoy = any(toks[k].lower in VEHICLE_NOUNS for k in clause)
-        for n, k in enumerate(subject):
-            kind = self._kind(k)
-            if kind == "people":
-                return "people", False
-            if kind == "aid" and convoy:
-                return "aid", False
-            if kind == "vehicles":
-                carried = [self._kind(x) for x in subject[n + 1 :] if self._carried(x)]
-                if "people" not in carried and any(self._kind(x) == "aid" for x in clause):
-                    return "aid", False
-                if "people" in carried or self._moves_people(rest):
-                    return "people", False
-                return "vehicles", sending
-        if self._moves_people(rest):
-            return "people", False
-        kinds = {self._kind(k) for k in rest}
-        if "vehicles" in kinds and "people" not in kinds:
-            return ("aid", False) if "aid" in kinds else ("vehicles", sending)
-        if "people" in kinds:
-            return "people", False
-        if any(f.sentence == si + 1 and f.kind == "people" for f in figures):
-            return "people", False
-        if any(w in MOVEMENT_NOUNS or w in EVACUATION_NOUNS for w in words):
-            return "people", False
-        return "", False
-
-    def _kind(self, k: int) -> str:
-        t = self.toks[k]
-        low = t.lower
-        if low in VEHICLE_NOUNS:
-            nxt = self._next(k)
-            return "" if nxt is not None and nxt.lower in VEHICLE_BUSINESS else "vehicles"
-        if low in AID_NOUNS:
-            return "aid"
-        carried = low in OBJECT_PRONOUNS and self._carried(k)  # "buses taking them"
-        if low in MOVER_NOUNS or carried or (low in MOVER_PRONOUNS and not t.quoted):
-            return "" if self._fetched(k) else "people"
-        if low == "group":  # "the group, which was trudging", not "the Islamic State group"
-            prev = self._prev_word(k)
-            return "people" if prev is not None and not prev.is_namey else ""
-        if t.text[:1].isupper() and low.endswith("s") and low[:-1] in DEMONYMS:
-            return "people"  # Venezuelans, Ukrainians
-        return ""
-
-    def _carried(self, k: int) -> bool:
-        """A noun after "carrying", "with", "packed with": what a vehicle carries."""
-        return any(
-            t is not None and t.lower in CARRY_WORDS
-            for t in (self._prev_word(k, s) for s in range(4))
-        )
-
-    def _fetched(self, k: int) -> bool:
-        """People a purpose names ("sent to evacuate civilians"): not the clause's mover."""
-        for s in range(4):
-            t = self._prev_word(k, s)
-            if t is not None and t.lower in FETCH_VERBS:
-                return self._purpose(k - 1 - s)
-        return False
-
-    def _purpose(self, k: int) -> bool:
-        """ "to evacuate civilians", "to fetch them": what vehicles go in for; but "to transport
-        rebels to Idlib" says where the vehicles carry them."""
-        prev = self._prev_word(k)
-        if self.toks[k].lower not in FETCH_VERBS or prev is None or prev.lower not in {"to", "for"}:
-            return False
-        ahead = [self._next(k, s) for s in range(6)]
-        return not any(
-            t is not None and t.lower in {"to", "into", "toward", "towards"} for t in ahead
-        )
-
-    def _fetching(self, clause: list[int]) -> bool:
-        words = [self.toks[k].lower for k in clause]
-        pairs = set(itertools.pairwise(words))
-        return any(("to", v) in pairs for v in FETCH_VERBS) or ("the", "evacuation") in pairs
-
-    def _moves_people(self, rest: list[int]) -> bool:
-        """People right after a verb that moves its object ("transport rebels", "bused them")."""
-        toks = self.toks
-        for n, k in enumerate(rest):
-            if toks[k].lower in MOVE_OBJECT_VERBS and not self._purpose(k):
-                ahead = rest[n + 1 : n + 5]
-                if any(toks[x].lower in MOVER_NOUNS | {"them", "us", "him", "her"} for x in ahead):
-                    return True
-        return False
-
 
 def _a_city(top: Toponym) -> bool:
     """A toponym that "the city" may stand for: a town of 100,000 or a curated city."""
@@ -718,11 +579,6 @@ def _a_city(top: Toponym) -> bool:
     return (c.kind == "geonames" and c.population >= 100_000) or (
         c.kind == "curated" and c.feature == "city"
     )
-
-
-def _noun(word: str) -> bool:
-    """A noun of movement or a vehicle, or a word of carrying: not the clause's verb."""
-    return word in MOVEMENT_NOUNS | EVACUATION_NOUNS | VEHICLE_NOUNS | CARRY_WORDS
 
 
 def _in_role(prev_low: str) -> str | None:
