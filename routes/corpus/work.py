@@ -23,6 +23,7 @@ from distributed.diagnostics.plugin import WorkerPlugin
 from routes.corpus.stories import STORY_SECONDS
 
 __all__ = [
+    "REPEAT_S",
     "StoryTimeout",
     "WarmExtractor",
     "draft_partition",
@@ -48,6 +49,10 @@ class WarmExtractor(WorkerPlugin):
 
     def setup(self, worker: Any) -> None:
         warm()
+
+
+#: How often a story past its time limit is told again to stop, seconds.
+REPEAT_S = 0.25
 
 
 class StoryTimeout(Exception):
@@ -87,9 +92,13 @@ def time_limit(seconds: float) -> Iterator[None]:
 
     A Dask task runs in a worker's thread, where no signal can reach it, so a timer thread
     raises the exception in it (``PyThreadState_SetAsyncExc``): the story stops at its next
-    Python instruction. Once the ``with`` is left, under the timer's lock, it raises nothing.
+    Python instruction. An exception that lands in a callback which swallows it (Dask's
+    garbage-collection diagnosis: "Exception ignored in …") is raised again every
+    :data:`REPEAT_S` until the ``with`` is left; once left, under the timer's lock, nothing
+    is raised.
     """
     target, lock, done = threading.get_ident(), threading.Lock(), [False]
+    timers: list[threading.Timer] = []
 
     def interrupt() -> None:
         with lock:
@@ -97,16 +106,21 @@ def time_limit(seconds: float) -> Iterator[None]:
                 ctypes.pythonapi.PyThreadState_SetAsyncExc(
                     ctypes.c_ulong(target), ctypes.py_object(StoryTimeout)
                 )
+                start(REPEAT_S)
 
-    timer = threading.Timer(seconds, interrupt)
-    timer.daemon = True
-    timer.start()
+    def start(after: float) -> None:
+        timers.append(threading.Timer(after, interrupt))
+        timers[-1].daemon = True
+        timers[-1].start()
+
+    start(seconds)
     try:
         yield
     finally:
         with lock:
             done[0] = True
-        timer.cancel()
+            timers[-1].cancel()
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)  # none left
 
 
 def draft_partition(
