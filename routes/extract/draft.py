@@ -128,6 +128,7 @@ class _Drafter:
     def __init__(self, extractor: Extractor, x: Extraction) -> None:
         self.extractor = extractor
         self.x = x
+        self.places = x.places()  # read once: drafts name places record after record
         self.date = x.story_date
         self.publisher = x.publisher
         self.story_id = _slug(f"{x.publisher or 'story'}-{x.story_date or 'undated'}")
@@ -294,13 +295,13 @@ class _Drafter:
     def _name(self, ref: str) -> str:
         if ref in self.x.unresolved:
             return self.x.unresolved[ref].name
-        return self.x.places()[ref].name
+        return self.places[ref].name
 
     def _title(self) -> str:
         x = self.x
         if x.main_origin:
             return f"Movements from {self._name(x.main_origin)} (draft)"
-        first = next(iter(x.places().values()), None)
+        first = next(iter(self.places.values()), None)
         return f"Places in a story about {first.name} (draft)" if first else "Draft scenario"
 
     # -- corridors, movements, incidents
@@ -376,7 +377,7 @@ class _Drafter:
 
     def _to_country(self, m: Any) -> bool:
         """A movement whose stated destination is a whole country."""
-        places = self.x.places()
+        places = self.places
         return bool(m.destinations) and any(
             d in places and places[d].feature == "country" for d in m.destinations
         )

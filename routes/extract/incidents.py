@@ -12,7 +12,7 @@ from routes.extract.findings import (
     Toponym,
 )
 from routes.extract.lexicon import ATTACK_WORDS, CONVOY_WORDS
-from routes.extract.text import Document
+from routes.extract.text import Document, by_sentence
 
 __all__ = ["Incidents"]
 
@@ -40,11 +40,12 @@ class Incidents(Document):
     ) -> list[IncidentDraft]:
         """Attacks with killed or injured counts; where, if the story says, and on whose word."""
         out: list[IncidentDraft] = []
+        casualties = by_sentence(f for f in figures if f.kind in {"killed", "injured"})
         for si in range(len(self.sents)):
-            figs = [f for f in figures if f.sentence == si + 1 and f.kind in {"killed", "injured"}]
+            figs = casualties.get(si + 1, [])
             if not figs:
                 continue
-            words = [t for t in self.toks if t.sentence == si and not t.quoted]
+            words = [self.toks[k] for k in self.sentence_tokens[si] if not self.toks[k].quoted]
             attack = next((t for t in words if t.lower in ATTACK_WORDS), None)
             if attack is None:
                 continue
@@ -63,9 +64,9 @@ class Incidents(Document):
                 ]
             place = None
             excluded = [a for a in (attributions.get(x - 1) for x in sentences) if a is not None]
-            for k, t in enumerate(self.toks):
+            for k in (k for n in sentences for k in self.sentence_tokens[n - 1]):
                 top = mention_tokens.get(k)
-                if top is None or t.sentence + 1 not in sentences:
+                if top is None:
                     continue
                 if any(a.start <= top.start < a.end for a in excluded):
                     continue
@@ -74,9 +75,9 @@ class Incidents(Document):
                     place = top.place.ref
                     break
             convoy = any(
-                t.lower in CONVOY_WORDS
-                for t in self.toks
-                if t.sentence + 1 in sentences and not t.quoted
+                self.toks[k].lower in CONVOY_WORDS and not self.toks[k].quoted
+                for n in sentences
+                for k in self.sentence_tokens[n - 1]
             )
             date = None
             for d in dates:

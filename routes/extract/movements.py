@@ -34,7 +34,7 @@ from routes.extract.findings import (
 )
 from routes.extract.grammar import Grammar
 from routes.extract.lexicon import PEOPLE_NOUNS
-from routes.extract.text import unique
+from routes.extract.text import by_sentence, unique
 
 __all__ = ["SAME_PLACE_KM", "Movements"]
 
@@ -111,6 +111,7 @@ class Movements(Grammar):
         origins = {r for c in claims if c.mover == "people" and c.stated for r in c.origins}
         origins |= {main_origin} if main_origin else set()
         out: list[VehicleDraft] = []
+        at = by_sentence(figures)
         for c in claims:
             arriving = main_origin is not None and not set(c.destinations) & origins
             if c.mover == "vehicles" and not c.inbound and arriving:
@@ -119,7 +120,7 @@ class Movements(Grammar):
             if c.mover not in {"vehicles", "aid"}:
                 continue
             what = "aid" if c.mover == "aid" else "empty"
-            figs = [f for f in figures if f.sentence == c.sentence + 1 and f.kind != "people"]
+            figs = [f for f in at.get(c.sentence + 1, []) if f.kind != "people"]
             out.append(VehicleDraft(what, c.origins, c.destinations, [c.sentence + 1], figs))
             if what == "empty":  # people move out of where empty vehicles went
                 claims.append(Claim(c.sentence, c.destinations, c.origins, [], "people"))
@@ -139,6 +140,7 @@ class Movements(Grammar):
         open_moves: list[MovementDraft] = []
         origin_sentence: dict[str, int] = {}
         claimed = {c.sentence for c in claims}
+        at = by_sentence(figures)
         for c in sorted(claims, key=lambda c: c.sentence):
             si, origins, dests = c.sentence, list(c.origins), list(c.destinations)
             for o in origins:
@@ -156,7 +158,7 @@ class Movements(Grammar):
             if not legs:
                 if origins or dests:  # with its legs inside their ends, only its origins stay
                     move = MovementDraft(origins, [] if origins else dests)
-                    self._add_sentence(move, si, figures)
+                    self._add_sentence(move, si, at.get(si + 1, []))
                     open_moves.append(move)
                 continue
             for n, (start, end) in enumerate(legs):
@@ -184,7 +186,7 @@ class Movements(Grammar):
                     for p in pairs
                     if p[0] == start and p != (start, end) and p not in corridor.also
                 ]
-                self._add_sentence(corridor, si, figures if n == 0 else [])
+                self._add_sentence(corridor, si, at.get(si + 1, []) if n == 0 else [])
         generic = sorted(self._moving - claimed)
         return corridors, open_moves, generic, origin_sentence
 
@@ -223,8 +225,9 @@ class Movements(Grammar):
     ) -> None:
         """Figures of sentences that name no place go to the story's main movement (not those
         of aid convoys or of vehicles sent in)."""
+        at = by_sentence(figures)
         for si in generic:
-            figs = [f for f in figures if f.sentence == si + 1]
+            figs = at.get(si + 1, [])
             mover, inbound = self._mover(self._words_of(si), si, figures)
             if not figs or mover in {"", "aid"} or inbound:
                 continue  # the evacuations' convoy of 20 buses, not aid nor buses sent in
@@ -256,8 +259,9 @@ class Movements(Grammar):
         )
 
     def _add_sentence(self, move: MovementDraft, si: int, figures: list[FigureMention]) -> None:
+        """Sentence ``si`` (0-based) and its ``figures`` (those of the sentence) join ``move``."""
         move.sentences.append(si + 1)
-        move.figures += [f for f in figures if f.sentence == si + 1]
+        move.figures += figures
 
     def _finish(
         self,

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from routes.extract.findings import Sentence, Token
+from routes.extract.findings import FigureMention, Sentence, Token
 from routes.extract.lexicon import ABBREVIATIONS
 from routes.places import normalize
 
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from routes.extract.findings import Rejection
     from routes.places.index import NameIndex
 
-__all__ = ["Document", "Sentence", "Token", "sentences", "tokens", "unique"]
+__all__ = ["Document", "Sentence", "Token", "by_sentence", "sentences", "tokens", "unique"]
 
 
 _SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9\u0600-\u06FF])")
@@ -149,6 +149,14 @@ def _sentence_tokens(toks: Sequence[Token], count: int) -> list[range]:
     for si in reversed(range(count)):
         starts[si] = min(starts[si], starts[si + 1])
     return [range(starts[si], starts[si + 1]) for si in range(count)]
+
+
+def by_sentence(figures: Iterable[FigureMention]) -> dict[int, list[FigureMention]]:
+    """Figures by their sentence (1-based), in one pass: never a scan of all per sentence."""
+    out: dict[int, list[FigureMention]] = {}
+    for f in figures:
+        out.setdefault(f.sentence, []).append(f)
+    return out
 
 
 def unique(items: Iterable[str]) -> list[str]:
