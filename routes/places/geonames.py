@@ -228,22 +228,21 @@ def one_per_place(towns: list[tuple[GeoName, bool]]) -> list[tuple[GeoName, bool
     from routes.distance import great_circle_km
 
     kept: list[tuple[GeoName, bool]] = []
+    seen: dict[tuple[str, ...], list[tuple[int, list[str]]]] = {}  # words but "city" -> kept
     for town, own in sorted(towns, key=lambda t: (-t[0].population, t[0].id)):
-        for i, (larger, larger_own) in enumerate(kept):
-            if _city_twins(town.name, larger.name) and (
+        words = normalize(town.name).split()
+        stem = tuple(word for word in words if word != "city")
+        for i, other in seen.get(stem, ()):  # own names that differ only by "City"
+            larger, larger_own = kept[i]
+            if other != words and (
                 great_circle_km(town.lat, town.lon, larger.lat, larger.lon) <= SAME_TOWN_KM
             ):
                 kept[i] = (larger, larger_own or own)
                 break
         else:
+            seen.setdefault(stem, []).append((len(kept), words))
             kept.append((town, own))
     return sorted(kept, key=lambda t: t[0].id)
-
-
-def _city_twins(name: str, other: str) -> bool:
-    """Two own names that differ only by a word "City" ("Iligan City", "Iligan")."""
-    a, b = normalize(name).split(), normalize(other).split()
-    return a != b and [w for w in a if w != "city"] == [w for w in b if w != "city"]
 
 
 def geonames_sounding(sound: str) -> list[GeoName]:
@@ -391,7 +390,6 @@ def _cities500() -> list[dict[str, Any]]:
 BATCH = 40_000
 
 _SCHEMA = """
-PRAGMA page_size = 16384;
 PRAGMA journal_mode = OFF;
 PRAGMA synchronous = OFF;
 CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT, lat REAL, lon REAL, country TEXT,
