@@ -247,7 +247,10 @@ class _SayHandler(logging.Handler):
                 from rich.console import Console
                 from rich.progress import Progress
 
-                self.bar = Progress(console=Console(stderr=True), transient=True)
+                console = Console(stderr=True)
+                if not console.is_terminal:
+                    return  # a log file or a pipe: no bar (it would leave a blank line)
+                self.bar = Progress(console=console, transient=True)
                 self.bar.start()
                 self.task = self.bar.add_task(record.getMessage(), total=total)
             self.bar.update(self.task, completed=done, description=record.getMessage())

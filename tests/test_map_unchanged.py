@@ -112,6 +112,7 @@ def test_a_first_runs_index_build_is_not_said_again(tmp_path: Path) -> None:
         for _ in range(2)
     )
     assert "Indexing GeoNames" in first.stderr and "Indexed GeoNames" in first.stderr
+    assert "\n\n" not in first.stderr  # no bar (nor what is left of one) outside a terminal
     assert "GeoNames" not in again.stderr, again.stderr
     assert "proxy network" in again.stderr  # the page's own warning, said again
 
