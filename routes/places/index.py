@@ -314,7 +314,9 @@ def _own_name(
     """``town`` as called by its own name when ``key`` is another spelling of it ("Hama"
     for Ḩamāh) or the name of the region it lies in (as :func:`routes.places.candidates`
     counts them; the caller asks only where the name is some place's own)."""
-    if town.primary or town.capital == key:
+    if town.primary:
+        return town
+    if town.capital == key:
         return replace(town, primary=True)
     where = (town.country, town.admin1)
     if own_spelling(key, town.name) or namesake(key, town.name, town.population, where, regions):
