@@ -256,11 +256,29 @@ def _one_line(exc: BaseException, limit: int = 400) -> str:
 
 
 class _SayHandler(logging.Handler):
-    """The library's log records, as the CLI's yellow lines on stderr."""
+    """The library's log records as the CLI's lines on stderr; ``progress`` ones as a bar."""
+
+    bar: Any = None
+    task: Any = None
 
     def emit(self, record: logging.LogRecord) -> None:
-        colour = typer.colors.YELLOW if record.levelno >= logging.WARNING else None
-        _say(self.format(record), colour)
+        done, total = getattr(record, "progress", (None, None))
+        if done is not None:
+            if self.bar is None:
+                from rich import console, progress
+
+                err = console.Console(stderr=True)
+                if not err.is_terminal:
+                    return  # a log file or a pipe: no bar (it would leave a blank line)
+                self.bar = progress.Progress(console=err, transient=True)
+                self.bar.start()
+                self.task = self.bar.add_task(record.getMessage(), total=total)
+            self.bar.update(self.task, completed=done, description=record.getMessage())
+            if done >= total:
+                self.bar.stop()
+                self.bar = None
+            return
+        _say(self.format(record), typer.colors.YELLOW if record.levelno >= logging.WARNING else "")
 
 
 def _say(message: str, colour: str | None = typer.colors.YELLOW) -> None:
@@ -298,14 +316,15 @@ def main(
 
 def _log_to_stderr(level: int) -> Callable[[], None]:
     """Send the ``routes`` logger's records to stderr as the CLI's lines, for this run only;
-    the function that puts the logger back as it was (library users and pytest's caplog
-    then see the records again)."""
+    the function that puts the logger back as it was (for library users and caplog)."""
     import warnings
 
     log = logging.getLogger("routes")
-    before = log.handlers[:], log.propagate, log.level, warnings.showwarning
+    steps = logging.getLogger("routes.progress")  # a bar unless only errors are wanted
+    before = log.handlers[:], log.propagate, log.level, steps.level, warnings.showwarning
     log.handlers[:], log.propagate = [_SayHandler()], False
     log.setLevel(level)
+    steps.setLevel(logging.INFO if level < logging.ERROR else level)
 
     def note(message: Any, category: type, filename: str, *_: Any, **__: Any) -> None:
         """A library's warning, as one line at INFO (shown with -v), never raw on stderr."""
@@ -316,9 +335,9 @@ def _log_to_stderr(level: int) -> Callable[[], None]:
     warnings.showwarning = note
 
     def restore() -> None:
-        log.handlers[:], log.propagate = before[0], before[1]
+        log.handlers[:], log.propagate, warnings.showwarning = before[0], before[1], before[4]
         log.setLevel(before[2])
-        warnings.showwarning = before[3]
+        steps.setLevel(before[3])
 
     return restore
 
@@ -501,9 +520,8 @@ def geocode(
         geocoder = Geocoder.for_scenario(scenarios.load(scenario)) if scenario else Geocoder()
         for name in names:
             try:
-                found.append(
-                    {"status": "resolved", **geocoder.resolve(name, offline=offline).as_dict()}
-                )
+                match = geocoder.resolve(name, offline=offline)
+                found.append({"status": "resolved", **match.as_dict(), "kind": match.kind})
             except UnknownPlaceError as exc:
                 found.append({"status": "unknown", "query": name, "suggestions": exc.suggestions})
                 _say(f"error: {_one_line(exc)}", typer.colors.RED)
@@ -512,19 +530,13 @@ def geocode(
         typer.echo(terminal_json(found))
     elif resolved:
         _table(
-            ["query", "matched", "lat", "lon", "source", "confidence"],
+            ["query", "matched", "country", "kind", "lat", "lon", "source", "confidence"],
             [
-                [
-                    r["query"],
-                    r["name"],
-                    f"{r['lat']:.5f}",
-                    f"{r['lon']:.5f}",
-                    r["source"],
-                    f"{r['confidence']:.2f}",
-                ]
+                [r["query"], r["name"], r["country"] or "", r["kind"], f"{r['lat']:.5f}",
+                 f"{r['lon']:.5f}", r["source"], f"{r['confidence']:.2f}" + _rival(r)]
                 for r in resolved
             ],
-        )
+        )  # fmt: skip
     if len(resolved) < len(found):
         raise typer.Exit(1)
 
@@ -748,6 +760,14 @@ def _records(frame: Any) -> list[dict[str, Any]]:
         frame.astype(object).where(frame.notna(), None).to_dict("records")
     )
     return records
+
+
+def _rival(row: dict[str, Any]) -> str:
+    """ ", or X (CC), N km away": the runner-up a geocoded name may as well mean."""
+    other = row.get("runner_up")
+    if not other:
+        return ""
+    return f", or {other['name']} ({other['country'] or other['level']}), {other['km']:,} km away"
 
 
 def _table(header: list[str], rows: list[list[str]]) -> None:

@@ -50,6 +50,8 @@ __all__ = [
     "Story",
     "Tally",
     "Toponym",
+    "Unresolved",
+    "Vehicles",
     "dump",
     "from_bytes",
     "load",
@@ -67,6 +69,8 @@ Role = Literal[
     "city",
     "neighbourhood",
     "country",
+    "camp",  # a refugee or displacement camp, settlement or reception centre
+    "area",  # a named region that is no administrative unit: a valley, an island, a corridor
 ]
 #: What a figure counts (its unit).
 FigureKind = Literal[
@@ -139,6 +143,9 @@ class Place(_Record):
     lon: float = Field(ge=-180, le=180)
     source: str
     detail: str | None = None
+    #: Its country (ISO 3166-1 alpha-2), when a curated record says so
+    #: (``geodata/sites.yaml``); without it, the nearest GeoNames town's is taken.
+    country: str | None = Field(default=None, pattern=r"^[A-Z]{2}$")
 
 
 class Span(_Record):
@@ -286,17 +293,51 @@ class Toponym(_Record):
 
 
 class Movement(_Record):
-    """A movement the story reports without stating where it starts or ends: not routed (drafts)."""
+    """A movement the story reports without stating where it starts or ends: not routed (drafts).
+
+    Its ends are place ids, or ids in ``unresolved`` for names no gazetteer has.
+    """
 
     id: str
     name: str
     origins: list[str] = []
+    waypoints: list[str] = []
     destinations: list[str] = []
     date: Day | None = None
     who: str | None = None
     note: str | None = None
     evidence: list[Span] = []
     figures: list[Figure] = []
+
+
+class Vehicles(_Record):
+    """Vehicles that moved no one (drafts): empty ones going in to fetch people, or aid.
+
+    Kept for the review and the map's key, never routed as a corridor: "buses were sent to
+    Sumy" is the buses' way in; the people's way out of Sumy runs the other way.
+    """
+
+    id: str
+    name: str
+    what: Literal["empty", "aid"]
+    origins: list[str] = []
+    destinations: list[str] = []
+    date: Day | None = None
+    note: str | None = None
+    evidence: list[Span] = []
+    figures: list[Figure] = []
+
+
+class Unresolved(_Record):
+    """A place the story names that no gazetteer has (a camp, a crossing, a hamlet): drafts.
+
+    It stays named, never placed at a namesake: a person adds it to ``places`` from a source.
+    """
+
+    id: str
+    name: str
+    evidence: list[Span] = []
+    note: str | None = None
 
 
 class Area(_Record):
@@ -346,6 +387,8 @@ class Scenario(_Record):
     areas: list[Area] = []
     toponyms: list[Toponym] = []  # drafts: every place mention in the story
     movements: list[Movement] = []  # drafts: movements with an end not stated
+    vehicles: list[Vehicles] = []  # drafts: empty vehicles going in, aid convoys
+    unresolved: list[Unresolved] = []  # drafts: named ends no gazetteer has
     review: list[str] = []  # drafts: what a person should check
 
     @property
@@ -383,7 +426,7 @@ class Scenario(_Record):
 
 
 class Gazetteer(_Record):
-    """Curated places outside any one scenario (``geodata/gazetteer.yaml``)."""
+    """Curated places outside any one scenario (``geodata/gazetteer.yaml``, ``sites.yaml``)."""
 
     sources: list[Source]
     places: list[Place]
@@ -438,9 +481,9 @@ def dump(scenario: Scenario) -> str:
     return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
 
 
-def load_gazetteer() -> Gazetteer:
-    """The curated gazetteer bundled with `routes`."""
-    path = datasets.get_path("gazetteer")
+def load_gazetteer(name: str = "gazetteer") -> Gazetteer:
+    """A curated gazetteer bundled with `routes`: ``"gazetteer"`` or ``"sites"``."""
+    path = datasets.get_path(name)
     try:
         return Gazetteer.model_validate(
             _parse_yaml(decode(path.read_bytes(), str(path)), path) or {}
@@ -550,7 +593,8 @@ def _reference_problems(data: dict[str, Any]) -> list[str]:
     exist, read from the raw data so they are found with the fields' own problems."""
     problems: list[str] = []
     known: dict[str, set[str]] = {}
-    for section in ("sources", "places", "corridors", "incidents", "areas", "movements"):
+    sections = ("sources", "places", "corridors", "incidents", "areas", "movements", "vehicles")
+    for section in (*sections, "unresolved"):
         ids = [r["id"] for _, r in _records(data, section) if isinstance(r.get("id"), str)]
         known[section] = set(ids)
         problems += [f"{section} id {brief(i, 60)}: used {n} times"
@@ -558,7 +602,8 @@ def _reference_problems(data: dict[str, Any]) -> list[str]:
     figure_ids = [f["id"] for _, f in _raw_figures(data) if isinstance(f.get("id"), str)]
     problems += [f"figures id {brief(i, 60)}: used {n} times"
                  for i, n in Counter(figure_ids).items() if n > 1]  # fmt: skip
-    kinds = {"place": known["places"], "source": known["sources"], "corridor": known["corridors"]}
+    kinds = {"place": known["places"], "source": known["sources"], "corridor": known["corridors"],
+             "end": known["places"] | known["unresolved"]}  # fmt: skip
 
     def check(
         record: str, field: str, value: Any, kind: str, among: set[Any] | None = None
@@ -598,14 +643,16 @@ _REFERENCES: list[tuple[str, list[tuple[str, str]], list[tuple[str, str | None, 
     ("incidents", [("place", "place"), ("corridor", "corridor")],
      [("sources", "source", "source"), ("figures", "source", "source")]),
     ("toponyms", [("place", "place")], []),
-    ("movements", [], [("origins", None, "place"), ("destinations", None, "place"),
-                       ("figures", "source", "source")]),
+    ("movements", [], [("origins", None, "end"), ("waypoints", None, "end"),
+                       ("destinations", None, "end"), ("figures", "source", "source")]),
+    ("vehicles", [], [("origins", None, "end"), ("destinations", None, "end"),
+                      ("figures", "source", "source")]),
     ("areas", [("source", "source")], [("places", None, "place")]),
 ]  # fmt: skip
 
 
 def _raw_figures(data: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    for section in ("corridors", "incidents", "movements"):
+    for section in ("corridors", "incidents", "movements", "vehicles"):
         for _, raw in _records(data, section):
             yield from ((section, f) for f in _listed(raw, "figures") if isinstance(f, dict))
 

@@ -11,17 +11,26 @@ LGL ``dev`` only.
     python scripts/geoparse_eval.py lgl --split dev
     python scripts/geoparse_eval.py geovirus --split all --json
     python scripts/geoparse_eval.py lgl --limit 60 --errors 40   # a quick look at misses
+    python scripts/geoparse_eval.py lgl --split dev --predictions dev.jsonl  # keep them
+
+Beside the scorer's acc@161 it reports what a map needs (over the recognised toponyms,
+exact spans, as the scorer measures them): the median error, the share within 25 km and
+within 10 km, and the AUC of the error curve as Gritta et al. define it (the area under
+the sorted log(1 + error km), divided by log of the largest error, 20,039 km, and by
+the number of toponyms less one: 0 is perfect, lower is better). The AUC and median are
+the scorer's own; the thresholds are counted on the scorer's matching of the same spans.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
-import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,6 +43,8 @@ TYPES = {
     "lgl": {"literal", "adjective", "embedded", "street"},
     "geovirus": {"literal", "embedded"},
 }
+#: Error thresholds reported beside the scorer's 161 km, km.
+WITHIN_KM = (25, 10)
 
 
 def articles(corpus: str, split: str = "all", limit: int | None = None) -> Iterator[dict[str, Any]]:
@@ -64,28 +75,63 @@ def predict(article: dict[str, Any], types: set[str] = TYPES["lgl"]) -> dict[str
     }
 
 
-def score(corpus: str, split: str = "all", limit: int | None = None) -> dict[str, Any]:
-    """The scorer's JSON report for ``corpus``/``split``, over the articles of that split."""
+def score(
+    corpus: str, split: str = "all", limit: int | None = None, keep: Path | None = None
+) -> dict[str, Any]:
+    """The scorer's report for ``corpus``/``split``, with ``within_km`` (share of the
+    recognised toponyms within each of :data:`WITHIN_KM`); ``keep``: write the predictions
+    there too."""
     gold_lines = list(articles(corpus, split, limit))
+    predicted = [predict(a, TYPES[corpus]) for a in gold_lines]
     with tempfile.TemporaryDirectory() as tmp:
         gold = Path(tmp) / "gold.jsonl"
-        pred = Path(tmp) / "pred.jsonl"
+        pred = Path(tmp) / "pred.jsonl" if keep is None else keep
         gold.write_text("".join(json.dumps(a) + "\n" for a in gold_lines), encoding="utf-8")
-        pred.write_text(
-            "".join(json.dumps(predict(a, TYPES[corpus])) + "\n" for a in gold_lines),
-            encoding="utf-8",
-        )
-        done = subprocess.run(
-            [sys.executable, str(DEV / "score.py"), str(pred), "--gold", str(gold), "--json"],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-    return json.loads(done.stdout)
+        pred.write_text("".join(json.dumps(p) + "\n" for p in predicted), encoding="utf-8")
+        scorer = _scorer()
+        gold_toponyms, lengths = scorer.load_gold(gold)
+        found, _missing = scorer.load_predictions(pred, lengths)
+    report: dict[str, Any] = scorer.score(gold_toponyms, found)
+    km = errors_km(scorer, gold_toponyms, found)
+    assert len(km) == report["resolution"]["exact"]["recognised"]["n"]
+    report["within_km"] = {
+        str(t): sum(e <= t for e in km) / len(km) if km else None for t in WITHIN_KM
+    }
+    return report
+
+
+def errors_km(scorer: ModuleType, gold: dict[str, Any], found: dict[str, Any]) -> list[float]:
+    """The error of each recognised gold toponym with coordinates, as the scorer counts it
+    (exact spans; a recognised toponym left without coordinates counts the largest error)."""
+    km = []
+    for article_id, toponyms in gold.items():
+        guesses = found.get(article_id, [])
+        pairs = scorer.match_exact(toponyms, guesses)
+        for g, toponym in enumerate(toponyms):
+            if not toponym.located or g not in pairs:
+                continue
+            guess = guesses[pairs[g]]
+            km.append(
+                scorer.haversine_km(toponym.lat, toponym.lon, guess.lat, guess.lon)
+                if guess.located
+                else scorer.MAX_ERROR_KM
+            )
+    return km
+
+
+def _scorer() -> ModuleType:
+    """``score.py`` of the shared corpora, loaded as a module (its matching and distances)."""
+    spec = importlib.util.spec_from_file_location("geoparse_score", DEV / "score.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, module)  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
 
 
 def headline(report: dict[str, Any]) -> dict[str, float]:
-    """Exact P/R/F1 and acc@161 over the recognised toponyms, from a scorer report."""
+    """Exact P/R/F1, then acc@161, acc@25, acc@10, median km and AUC over the recognised
+    toponyms, from a report of :func:`score`."""
     exact = report["recognition"]["exact"]
     resolved = report["resolution"]["exact"]["recognised"]
     return {
@@ -93,6 +139,9 @@ def headline(report: dict[str, Any]) -> dict[str, float]:
         "recall": exact["recall"],
         "f1": exact["f1"],
         "acc161": resolved["acc161"],
+        **{f"acc{t}": report["within_km"][str(t)] for t in WITHIN_KM},
+        "median_km": resolved["median_km"],
+        "auc": resolved["auc"],
     }
 
 
@@ -123,13 +172,14 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="first N articles of the split")
     parser.add_argument("--json", action="store_true", help="the scorer's whole report")
     parser.add_argument("--errors", type=int, default=0, help="print N span errors instead")
+    parser.add_argument("--predictions", type=Path, help="also write the predictions here")
     args = parser.parse_args()
     if not (DEV / "score.py").exists():
         sys.exit(f"needs {DEV} (../shared/ beside the repository)")
     if args.errors:
         errors(args.corpus, args.split, args.limit, args.errors)
         return
-    report = score(args.corpus, args.split, args.limit)
+    report = score(args.corpus, args.split, args.limit, args.predictions)
     print(json.dumps(report if args.json else headline(report), indent=1))
 
 

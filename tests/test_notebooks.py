@@ -97,3 +97,21 @@ def test_runs_top_to_bottom_offline(path: Path) -> None:
     except CellExecutionError as exc:
         message = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))  # the traceback's colours
         pytest.fail(f"{path.name} failed:\n{message}", pytrace=False)
+
+
+def test_notebook_03s_prose_about_its_places_holds() -> None:
+    """What 03-your-own-story says of its geocoder's answers (``Geocoder([])``): Aleppo and
+    Idlib are the cities at GeoNames' points (170063, 169389), confidence 0.75; Amiriyah
+    resolves, to a place outside Syria; al-Rashidin is unknown."""
+    from routes.places import Geocoder, UnknownPlaceError
+
+    prose = (NOTEBOOKS / "03-your-own-story.ipynb").read_text(encoding="utf-8")
+    assert "confidence 0.75" in prose and "Idlib province" in prose
+    geocoder = Geocoder([])
+    for name, gid in [("Aleppo", 170063), ("Idlib", 169389)]:
+        match = geocoder.resolve(name)
+        assert (match.geonames_id, match.kind, match.confidence) == (gid, "city", 0.75)
+    assert geocoder.resolve("Idlib province").kind == "admin1"
+    assert geocoder.resolve("Amiriyah").country != "SY"
+    with pytest.raises(UnknownPlaceError):
+        geocoder.resolve("al-Rashidin")

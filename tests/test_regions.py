@@ -12,7 +12,7 @@ from conftest import SHARED, shared
 
 from routes import datasets
 from routes.distance import great_circle_km
-from routes.places import Geocoder, regions
+from routes.places import Geocoder, areas, regions
 from routes.scenario import load_gazetteer
 
 
@@ -92,7 +92,7 @@ def test_the_sea_cache_is_read_as_data_only(
 )
 def test_seas_are_near_their_geonames_points(name: str, lat: float, lon: float) -> None:
     # GeoNames 3572949, 6640396, 235615, as LGL annotates them.
-    [sea] = [area for area, main in regions.areas_named(name) if area.level == "sea" and main]
+    [sea] = [area for area, main in areas.areas_named(name) if area.level == "sea" and main]
     assert great_circle_km(sea.lat, sea.lon, lat, lon) < 161
     assert "Natural Earth" in sea.source
 
@@ -124,9 +124,9 @@ def test_a_town_keeps_its_own_name_against_a_county(geocoder: Geocoder) -> None:
 
 
 def test_areas_named_lists_larger_levels_first() -> None:
-    levels = [area.level for area, _main in regions.areas_named("Georgia")]
+    levels = [area.level for area, _main in areas.areas_named("Georgia")]
     assert levels[:2] == ["country", "admin1"]
-    assert {area.country for area, _main in regions.areas_named("Orange County")} == {"US"}
+    assert {area.country for area, _main in areas.areas_named("Orange County")} == {"US"}
 
 
 def test_demonyms_come_from_countryinfo() -> None:
@@ -138,7 +138,7 @@ def test_demonyms_come_from_countryinfo() -> None:
 @pytest.mark.parametrize(("name", "country"), [("Xinjiang", "CN"), ("Zhejiang", "CN")])
 def test_a_province_goes_by_its_short_name(name: str, country: str) -> None:
     # GeoNames says "Xinjiang Uygur Zizhiqu", "Zhejiang Sheng"; countryinfo the short name.
-    found = [(area.level, area.country) for area, _main in regions.areas_named(name)]
+    found = [(area.level, area.country) for area, _main in areas.areas_named(name)]
     assert ("admin1", country) in found
 
 

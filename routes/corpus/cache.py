@@ -151,10 +151,11 @@ def contribution(record: dict[str, Any]) -> dict[str, Any] | None:
         refs[p["id"]] = ref
     moves = [(c, [c["origin"]], [c["destination"]]) for c in draft.get("corridors", [])]
     moves += [(m, m["origins"], m["destinations"]) for m in draft.get("movements", [])]
-    reports = [
+    reports = [  # an end no gazetteer has (in the draft's ``unresolved``) is no flow's end
         [refs[origin], refs[dest], _report(record, move)]
         for move, origins, dests in moves
         for origin, dest in itertools.product(origins, dests)
+        if origin in refs and dest in refs
     ]
     return {"places": list(places.values()), "reports": reports}
 

@@ -140,22 +140,17 @@ def tally_text(tally: list[dict[str, Any]], *, thousands: bool = False) -> str:
     return "; ".join(parts)
 
 
-def write_outputs(
-    folder: Path, merged: list[dict[str, Any]], sentences: dict[tuple[str, int, int], str]
-) -> list[Path]:
-    """Write ``flows.parquet``, ``flows.csv``, ``locations.csv`` and ``map.html`` of the flows
-    (``sentences``: the evidence's words, by story and offsets, for the map's popups).
+def write_outputs(folder: Path, merged: list[dict[str, Any]]) -> list[Path]:
+    """Write ``flows.parquet``, ``flows.csv`` and ``locations.csv`` of the flows (the map
+    page is :func:`routes.corpus.page.write_map`'s, which reads this module).
 
     Each file is written atomically: a killed run leaves it old or new, never half-written.
     """
-    from routes.corpus.page import write_map
-
     paths = [_write_parquet(inside(folder, "flows.parquet"), merged)]
     locations, rows = _flowmap_tables(merged)
     for name, frame in (("flows.csv", rows), ("locations.csv", locations)):
         data = frame.map(safe_cell).to_csv(index=False).encode("utf-8")
         paths.append(write_atomically(inside(folder, name), data))
-    paths.append(write_map(folder, merged, sentences))
     return paths
 
 

@@ -25,6 +25,7 @@ from routes._io import inside, make_folder
 from routes.corpus import cache as cache_files
 from routes.corpus import flows as flow_tables
 from routes.corpus.cache import Index
+from routes.corpus.page import write_map
 from routes.corpus.stories import (
     PARTITION_CHARS,
     STORY_SECONDS,
@@ -126,7 +127,8 @@ def run_corpus(
     report.flows = len(merged)
     stories_file = cache_files.write_stories(index, hashes, inside(folder, "stories.jsonl"))
     sentences = _sentences(corpus, merged)
-    report.paths = [stories_file, *flow_tables.write_outputs(folder, merged, sentences)]
+    tables = flow_tables.write_outputs(folder, merged)
+    report.paths = [stories_file, *tables, write_map(folder, merged, sentences)]
     report.seconds = time.perf_counter() - started
     return report
 

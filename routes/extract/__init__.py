@@ -36,8 +36,7 @@ from routes.extract.findings import (
     Rejection,
     Toponym,
 )
-from routes.extract.gazetteer import Extractor, default_extractor
-from routes.extract.run import extract
+from routes.extract.gazetteer import Extractor, default_extractor, extract
 from routes.extract.text import sentences
 from routes.extract.toponyms import FOCUS_RADIUS_KM
 

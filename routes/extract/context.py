@@ -16,7 +16,7 @@ from functools import partial
 import numpy as np
 
 from routes.distance import great_circle
-from routes.extract.gazetteer import Candidate
+from routes.extract.findings import Candidate
 
 __all__ = ["CONTEXT_RADIUS_KM", "COUNTRY_NAME_VOTE", "country_support", "support"]
 

@@ -11,10 +11,7 @@ from typing import TYPE_CHECKING, Any
 from routes import scenario
 from routes.distance import great_circle_km
 from routes.errors import ExtractError
-from routes.extract.findings import (
-    Extraction,
-    FigureMention,
-)
+from routes.extract.findings import Extraction, FigureMention, MovementDraft
 from routes.extract.gazetteer import Candidate, CuratedPlace, default_extractor
 from routes.extract.text import unique
 from routes.extract.toponyms import FOCUS_RADIUS_KM
@@ -26,6 +23,9 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_STORY_CHARS", "draft_scenario"]
 
+
+#: Figures a vehicles record keeps: what counts vehicles.
+_VEHICLE_KINDS = frozenset(["buses", "ambulances", "vehicles", "convoys"])
 
 #: Longest story read, in characters: a long news article is about 50,000.
 MAX_STORY_CHARS = 500_000
@@ -128,6 +128,7 @@ class _Drafter:
     def __init__(self, extractor: Extractor, x: Extraction) -> None:
         self.extractor = extractor
         self.x = x
+        self.places = x.places()  # read once: drafts name places record after record
         self.date = x.story_date
         self.publisher = x.publisher
         self.story_id = _slug(f"{x.publisher or 'story'}-{x.story_date or 'undated'}")
@@ -137,7 +138,8 @@ class _Drafter:
 
     def draft(self) -> dict[str, Any]:
         x = self.x
-        ends = [r for m in x.movements for r in [*m.origins, *m.destinations]]
+        ends = [r for m in x.movements for r in [*m.origins, *m.via, *m.destinations, *m.listed]]
+        ends += [r for v in x.vehicles for r in [*v.origins, *v.destinations]]
         ends += [inc.place for inc in x.incidents if inc.place]
         catalogue = x.places()
         mapped = unique(
@@ -161,8 +163,12 @@ class _Drafter:
             story_source["publisher"] = self.publisher
         self.sources[self.story_id] = story_source
         places = [self._place(catalogue[ref], roles[ref]) for ref in mapped]
+        for ref, u in x.unresolved.items():
+            self.ids[ref] = _fresh(f"unresolved-{_slug(u.name)}", set(self.ids.values()))
         corridors = self._corridors()
         movements = self._movements()
+        vehicles = self._vehicles()
+        unresolved = self._unresolved()
         incidents = self._incidents(corridors)
         toponyms = [{**t.as_dict(), "place": self.ids.get(t.place.ref)} for t in x.toponyms]
         self._review_places(catalogue, mapped)
@@ -182,6 +188,8 @@ class _Drafter:
             "areas": [],
             "toponyms": toponyms,
             "movements": movements,
+            "vehicles": vehicles,
+            "unresolved": unresolved,
             "review": [*self.x.review, *self.review, *_no_corridor(corridors, movements)],
         }
 
@@ -203,6 +211,8 @@ class _Drafter:
             return "origin"
         if any(ref in m.destinations for m in self.x.movements):
             return "destination"
+        if any(ref in m.via for m in self.x.movements):
+            return "waypoint"
         return None
 
     def _roles(self, mapped: list[str], catalogue: dict[str, Candidate]) -> dict[str, str]:
@@ -218,6 +228,8 @@ class _Drafter:
             elif c.kind == "curated" and c.feature in {
                 "neighbourhood",
                 "border_crossing",
+                "camp",
+                "area",
                 "city",
                 "waypoint",
             }:
@@ -281,13 +293,15 @@ class _Drafter:
         return source_id
 
     def _name(self, ref: str) -> str:
-        return self.x.places()[ref].name
+        if ref in self.x.unresolved:
+            return self.x.unresolved[ref].name
+        return self.places[ref].name
 
     def _title(self) -> str:
         x = self.x
         if x.main_origin:
             return f"Movements from {self._name(x.main_origin)} (draft)"
-        first = next(iter(x.places().values()), None)
+        first = next(iter(self.places.values()), None)
         return f"Places in a story about {first.name} (draft)" if first else "Draft scenario"
 
     # -- corridors, movements, incidents
@@ -315,11 +329,12 @@ class _Drafter:
         out: list[dict[str, Any]] = []
         used: set[str] = set()
         for m in self.x.movements:
-            if not m.complete or self._to_country(m):
+            if not self._routable(m):
                 continue
             origin, dest = self.ids[m.origins[0]], self.ids[m.destinations[0]]
             corridor_id = _fresh(f"{origin}-to-{dest}", used)
             m_id = corridor_id
+            m.notes += self._listed(m)
             notes = [*m.notes, f"date: {m.date_note}"]
             for note in m.notes:
                 self.review.append(f"corridor {m_id}: {note}")
@@ -329,7 +344,7 @@ class _Drafter:
                     "id": corridor_id,
                     "name": f"{self._name(m.origins[0])} to {self._name(m.destinations[0])}",
                     "origin": origin,
-                    "waypoints": [],
+                    "waypoints": [self.ids[v] for v in m.via],
                     "destination": dest,
                     "date": m.date or self.date,
                     "who": ", ".join(m.who) or None,
@@ -350,18 +365,51 @@ class _Drafter:
             m.notes.append(f"corridor id {corridor_id}")
         return out
 
+    def _listed(self, m: MovementDraft) -> list[str]:
+        """The note on the other places a sentence lists for a movement's ends."""
+        if not m.listed:
+            return []
+        names = ", ".join(self._name(r) for r in m.listed)
+        return [
+            f"the story lists more places for this movement's ends ({names}): one movement, "
+            "drafted to the first; add a corridor for any that is a movement of its own"
+        ]
+
     def _to_country(self, m: Any) -> bool:
         """A movement whose stated destination is a whole country."""
-        return bool(m.destinations) and self.x.places()[m.destinations[0]].feature == "country"
+        places = self.places
+        return bool(m.destinations) and any(
+            d in places and places[d].feature == "country" for d in m.destinations
+        )
+
+    def _routable(self, m: MovementDraft) -> bool:
+        """Both ends stated and placed, the destination no whole country: a corridor."""
+        ends = [*m.origins, *m.via, *m.destinations]
+        return m.complete and not self._to_country(m) and not set(ends) & set(self.x.unresolved)
 
     def _movements(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         used: set[str] = set()
         for m in self.x.movements:
-            if m.complete and not self._to_country(m):
+            if self._routable(m):
                 continue
             missing = "destination" if m.origins else "origin"
-            if m.complete:  # to a country: routing to a point inside it would be invented
+            named = [
+                self.x.unresolved[r].name
+                for r in [*m.origins, *m.destinations]
+                if r in self.x.unresolved
+            ]
+            if m.complete and named:
+                name = f"{self._name(m.origins[0])} to {self._name(m.destinations[0])}"
+                base = f"{self.ids[m.origins[0]]}-to-{self.ids[m.destinations[0]]}"
+                note = "; ".join(
+                    [
+                        f"{' and '.join(named)}: named in the story, in no gazetteer: add its "
+                        "point from a source to places, then move the movement to corridors",
+                        *m.notes,
+                    ]
+                )
+            elif m.complete:  # to a country: routing to a point inside it would be invented
                 country = self._name(m.destinations[0])
                 name = f"{self._name(m.origins[0])} to {country}"
                 base = f"{self.ids[m.origins[0]]}-to-{self.ids[m.destinations[0]]}"
@@ -384,12 +432,14 @@ class _Drafter:
                     "to corridors to map it"
                 )
             movement_id = _fresh(base, used)
+            note = "; ".join([note, *self._listed(m)])
             self.review.append(f"movement {movement_id}: {note}")
             out.append(
                 {
                     "id": movement_id,
                     "name": name,
                     "origins": [self.ids[r] for r in m.origins],
+                    "waypoints": [self.ids[r] for r in m.via],
                     "destinations": [self.ids[r] for r in m.destinations],
                     "date": m.date,
                     "who": ", ".join(m.who) or None,
@@ -398,6 +448,52 @@ class _Drafter:
                     "figures": [self._figure(f) for f in m.figures],
                 }
             )
+        return out
+
+    def _vehicles(self) -> list[dict[str, Any]]:
+        """Empty vehicles going in and aid convoys: for the review and the map's key."""
+        out: list[dict[str, Any]] = []
+        used: set[str] = set()
+        for v in self.x.vehicles:
+            where = " and ".join(self._name(r) for r in v.destinations) or "a place not stated"
+            whence = " and ".join(self._name(r) for r in v.origins)
+            if v.what == "aid":
+                name, note = f"Aid to {where}", "an aid convoy: it moved no one"
+            else:
+                name = f"Vehicles in to {where}"
+                note = (
+                    "vehicles going in to fetch people: the people's movement runs the other "
+                    f"way, out of {where}" + (f" to {whence}" if whence else "")
+                )
+            vehicle_id = _fresh(_slug(name), used)
+            self.review.append(f"vehicles {vehicle_id}: {note}; not a corridor")
+            out.append(
+                {
+                    "id": vehicle_id,
+                    "name": name + (f" from {whence}" if whence else ""),
+                    "what": v.what,
+                    "origins": [self.ids[r] for r in v.origins],
+                    "destinations": [self.ids[r] for r in v.destinations],
+                    "date": self.date,
+                    "note": note,
+                    "evidence": self._evidence(v.sentences),
+                    "figures": [self._figure(f) for f in v.figures if f.kind in _VEHICLE_KINDS],
+                }
+            )
+        return out
+
+    def _unresolved(self) -> list[dict[str, Any]]:
+        out = []
+        for ref, u in self.x.unresolved.items():
+            note = (
+                f"named in sentence {u.sentence} as a movement's end; no gazetteer has it: "
+                "its movements stay open until a person adds its point from a source"
+            )
+            self.review.append(f"unresolved place {u.name!r} (chars {u.start}-{u.end}): {note}")
+            out.append(
+                {"id": self.ids[ref], "name": u.name, "note": note,
+                 "evidence": [{"start": u.start, "end": u.end}]}
+            )  # fmt: skip
         return out
 
     def _incidents(self, corridors: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -454,15 +550,23 @@ class _Drafter:
                 + ", ".join(elsewhere)
             )
         for t in self.x.toponyms:
-            if t.confidence < 0.6:
+            if t.confidence < 0.6 or t.runner_up is not None:
                 self.review.append(
                     f"check {t.text!r} (chars {t.start}-{t.end}): {t.place.name} "
-                    f"({t.place.country}), confidence {t.confidence}"
+                    f"({t.place.country}), confidence {t.confidence}" + _or(t.place, t.runner_up)
                 )
         groups: dict[tuple[str, str], int] = Counter((r.text, r.reason) for r in self.x.rejected)
         for (text, reason), n in groups.items():
             times = f" ×{n}" if n > 1 else ""
             self.review.append(f"not a place: {text!r}{times}: {reason}")
+
+
+def _or(best: Candidate, other: Candidate | None) -> str:
+    """ ", or Tripoli (LB), 2,100 km away": the runner-up a review item names."""
+    if other is None:
+        return ""
+    km = great_circle_km(best.lat, best.lon, other.lat, other.lon)
+    return f", or {other.name} ({other.country}), {km:,.0f} km away"
 
 
 def _no_corridor(corridors: list[dict[str, Any]], movements: list[dict[str, Any]]) -> list[str]:

@@ -13,7 +13,7 @@ from routes.places.index import NameIndex
 if TYPE_CHECKING:
     from routes.extract.findings import Extraction
 
-__all__ = ["Candidate", "CuratedPlace", "Extractor", "default_extractor"]
+__all__ = ["Candidate", "CuratedPlace", "Extractor", "default_extractor", "extract"]
 
 
 class Extractor(NameIndex):
@@ -44,3 +44,10 @@ class Extractor(NameIndex):
 def default_extractor() -> Extractor:
     """The extractor over the bundled curated places, built once per process."""
     return Extractor()
+
+
+def extract(
+    text: str, *, story_date: dt.date | None = None, publisher: str | None = None
+) -> Extraction:
+    """Toponyms, figures, dates, movements and incidents in ``text`` (default extractor)."""
+    return default_extractor().extract(text, story_date=story_date, publisher=publisher)

@@ -14,8 +14,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from routes.extract.findings import Rejection, Toponym
-from routes.extract.gazetteer import Candidate
+from routes.extract.findings import Candidate, Rejection, Toponym
 from routes.extract.lexicon import (
     ABBREVIATED_NAME,
     ARTICLES,
@@ -63,10 +62,20 @@ class Mention:
     certain: bool = False  # a place whatever the context ("W.Va.")
 
 
+#: A town this large owns the place after its "'s" ("Aleppo's al-Quds district"); a
+#: smaller name before "'s" is a person's or a business's ("Knucklehead's Bar").
+PLACE_OWNER_POPULATION = 50_000
+
+
 class Mentions(Document):
     """Step 1: runs of name-like words, looked up, accepted or rejected."""
 
     typed: list[Toponym]  # adjectives, embedded places and streets, set by ``toponyms``
+    unplaced: list[tuple[int, int]]  # runs no name of the index matches, set by ``_mentions``
+    #: Those of them a word of place marks ("to the Ein Issa camp"), set by ``_accepted``:
+    #: :class:`~routes.extract.toponyms.Toponyms` looks them up as other spellings.
+    unknown: list[tuple[Mention, bool]]
+    _looked_up: dict[str, list[Candidate]]  # the candidates of every run, set by ``_mentions``
 
     def _gap(self, a: Token, b: Token) -> str:
         return self.text[a.end : b.start]
@@ -253,6 +262,7 @@ class Mentions(Document):
             keys.update(self._key(x, y) for x, y, _q in options)
         spelled = {k: spelled_out(k) for k in keys if spelled_out(k) != k}
         found = self.x.lookup(keys | set(spelled.values()))
+        self._looked_up = found  # every run's candidates, for :meth:`_is_place_name`
         for key, full in spelled.items():
             if full in found:  # "St. Paris": GeoNames has "Saint Paris"
                 # "St. Petersburg": Saint Petersburg's own name, not only another name of it
@@ -272,8 +282,12 @@ class Mentions(Document):
             if named:
                 t0, t1 = self.toks[a], self.toks[j]
                 countries[j] = Mention(a, j, self._key(a, j), t0.start, t1.end, candidates=named)
+        self.unplaced = []
         for i, j, options in plans:
-            mentions += [countries[j]] if j in countries else self._choose(i, j, options, found)
+            chosen = [countries[j]] if j in countries else self._choose(i, j, options, found)
+            if not chosen and self._key(i, j) not in found:
+                self.unplaced.append((i, j))  # "Ein Issa": no place of that name, none in it
+            mentions += chosen
         return mentions
 
     def _street(self, a: int, b: int) -> bool:
@@ -415,8 +429,10 @@ class Mentions(Document):
 
     def _usable(self, x: int, y: int, found: dict[str, list[Candidate]]) -> bool:
         key = self._key(x, y)
-        if key not in found:
-            return False
+        return key in found and self._name_like(x, y, key)
+
+    def _name_like(self, x: int, y: int, key: str) -> bool:
+        """Tokens ``x..y`` may be a place's name: no acronym, no common or title word alone."""
         surface = self.text[self.toks[x].start : self.toks[y].end]
         letters = re.sub(r"[^A-Za-z]", "", surface)
         if letters.isupper() and len(letters) <= 5 and not self.x.is_acronym_name(surface):
@@ -522,7 +538,7 @@ class Mentions(Document):
         for m in mentions:
             surface = self.text[m.start : m.end]
             cue = self._locative_cue(m)
-            person = self._person(m, people, persons)
+            person = self._person(m, people, persons) or self._establishment(m)
             if person:
                 self.rejected.append(Rejection(m.start, m.end, surface, person))
                 continue
@@ -535,7 +551,34 @@ class Mentions(Document):
                 self.rejected.append(Rejection(m.start, m.end, surface, reason))
                 continue
             kept.append((m, cue))
+        self.unknown = [
+            (m, True)
+            for m in self._unplaced_mentions()
+            if self._locative_cue(m)
+            and not self._modifier(m)
+            and not self._person(m, people, persons)
+            and not self._not_a_place(m, persons)
+        ]
         return kept
+
+    def _modifier(self, m: Mention) -> bool:
+        """``m`` qualifies the noun after it: "Houthi-held", "the Hamad housing project"
+        (not "the Ein Issa camp", whose noun is a place's)."""
+        nxt, prev = self._next(m.last), self._prev_word(m.first)
+        if nxt is None or not nxt.text.islower():
+            return False
+        if self._gap(self.toks[m.last], nxt) == "-":
+            return True
+        return prev is not None and prev.lower == "the" and nxt.lower not in PLACE_HEADS
+
+    def _unplaced_mentions(self) -> list[Mention]:
+        """The runs no name of the index matches that may still be places' names."""
+        out = []
+        for i, j in self.unplaced:
+            key = self._key(i, j)
+            if key and self._name_like(i, j, key):
+                out.append(Mention(i, j, key, self.toks[i].start, self.toks[j].end))
+        return out
 
     def _person(self, m: Mention, people: set[int], persons: set[str]) -> str | None:
         """Why ``m`` is a person's name here, if it is (see :mod:`.people`)."""
@@ -583,6 +626,27 @@ class Mentions(Document):
             and word.istitle()
         )
 
+    def _establishment(self, m: Mention) -> str | None:
+        """ "Knucklehead's Bar", "Cox's Mill": a name after a person's or a business's "'s"."""
+        prev = self._prev_word(m.first)
+        owner = self._prev_word(m.first, 1)
+        if prev is None or prev.text not in {"'s", "’s"} or owner is None or not owner.is_namey:
+            return None
+        if m.type != "literal" or any(c.kind in {"country", "curated"} for c in m.candidates):
+            return None
+        if self._is_place_name(owner.text):
+            return None  # "Ukraine's Mariupol", "Syria's Idlib"
+        return f"named as part of {owner.text}'s: an establishment, not a place"
+
+    def _is_place_name(self, text: str) -> bool:
+        """A country, curated place, region or large town has this name ("Ukraine's Mariupol")."""
+        key = normalize(text)
+        found = self._looked_up.get(key) if key in self._looked_up else None
+        return any(
+            c.kind in {"country", "curated", "region"} or c.population >= PLACE_OWNER_POPULATION
+            for c in (found if found is not None else self.x.lookup([key]).get(key, []))
+        )
+
     def _not_a_place(self, m: Mention, persons: set[str]) -> str | None:
         nxt = self._next(m.last)
         if self._speaker(m):
@@ -607,12 +671,6 @@ class Mentions(Document):
         ):
             # "the Webster was", "the Duma would", "the Act,": a thing named after a town
             return "after 'the' with no noun after it: a thing named after a town"
-        if prev is not None and prev.text in {"'s", "’s"}:
-            owner = self._prev_word(m.first, 1)
-            if owner is not None and owner.is_namey:
-                weak = [c for c in m.candidates if c.kind == "geonames"]
-                if weak and len(weak) == len(m.candidates):
-                    return f"named as part of {owner.text}: a building or district, not a town"
         if (
             m.first == m.last
             and self.toks[m.first].text.lower() in self.lower_words

@@ -1,55 +1,57 @@
-"""Movements and incidents: origins and destinations by sentence, joined up; attacks."""
+"""Movements: the grammar's clauses joined into corridors, open movements and vehicles.
+
+Each clause the grammar reads (:mod:`routes.extract.grammar`) with people moving gives
+movements from its origins to its destinations; a range of destinations ("to provinces all
+over Turkey, from Istanbul to Hakkari") is one movement whose end is a list of places,
+drafted to its first placed one, the other legs kept (``MovementDraft.also``). A clause
+that names a destination but no origin takes the story's main origin (the one stated most
+often; a town before the country it is in) only when its verb goes on with the story's
+movement (not "returned"), and the corridor says so. Vehicles that carry no one they name
+are kept apart: empty ones going in (sent, headed toward a place, meant to fetch people,
+or arriving where people are to leave from) and aid convoys are never corridors; people
+move out of where empty vehicles went. A leg inside its own end ("from Antakya to
+Turkey", "from Hatay province to Antakya") or back to its start is no movement; a leg to a
+country and one to a town in it from the same start are one movement, told at the town.
+"""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from routes.distance import great_circle_km
 from routes.extract.findings import (
     Attribution,
+    Candidate,
+    Claim,
     DateMention,
     FigureMention,
     IncidentDraft,
     MovementDraft,
     Toponym,
+    Unresolved,
+    VehicleDraft,
 )
-from routes.extract.gazetteer import Candidate
-from routes.extract.lexicon import (
-    ARRIVE_VERBS,
-    ATTACK_WORDS,
-    CONVOY_WORDS,
-    DEST_VERBS,
-    EVACUATION_NOUNS,
-    FOR_DEST_VERBS,
-    GROUP_NOUNS,
-    LOCATION_NOUNS,
-    MOVE_PREFIXES,
-    MOVE_WORDS,
-    ORIGIN_VERBS,
-    PEOPLE_NOUNS,
-    PLACE_HEADS,
-    RESIDENTS,
-    SMALL_NUMBERS,
-)
-from routes.extract.text import Document, Token, unique
+from routes.extract.grammar import Grammar
+from routes.extract.lexicon import PEOPLE_NOUNS
+from routes.extract.text import by_sentence, unique
 
-if TYPE_CHECKING:
-    pass
+__all__ = ["SAME_PLACE_KM", "Movements"]
 
-__all__ = ["Movements"]
+#: Ends closer than this are one place: a leg between them is no movement, km.
+SAME_PLACE_KM = 10.0
+#: As close to a curated site (:data:`SITES`) as this, an end is the site itself, km.
+SITE_KM = 1.0
+#: Curated roles of sites beside towns (``geodata/sites.yaml``), not towns.
+SITES = frozenset({"camp", "area", "border_crossing", "neighbourhood", "waypoint"})
+#: A toponym less sure than this, outside the story's country, is no movement's end: its
+#: name is kept unresolved instead of sending the movement to a far namesake (so is one
+#: only far namesakes have: ``Toponyms.far_only``).
+WEAK_END = 0.35
 
 
-class Movements(Document):
-    """Step 3: movements by sentence, joined into corridors; incidents with casualties."""
-
-    # -- movements
-
-    def _trigger(self, t: Token) -> bool:
-        low = t.lower
-        return low in MOVE_WORDS or low.startswith(MOVE_PREFIXES)
+class Movements(Grammar):
+    """Step 3: the grammar's clauses joined into corridors, open movements and vehicles."""
 
     def movements(
         self,
@@ -58,133 +60,134 @@ class Movements(Document):
         dates: list[DateMention],
         attributions: dict[int, Attribution | None],
         incidents: list[IncidentDraft],
-    ) -> tuple[list[MovementDraft], str | None]:
-        """Movements by sentence, then joined up: inherited origins, merged mentions."""
-        mention_tokens = self._mention_tokens(toponyms)
-        places = {t.place.ref: t.place for t in toponyms}
+        focus: str | None = None,
+        typed: list[Toponym] | None = None,
+    ) -> tuple[list[MovementDraft], str | None, list[VehicleDraft], dict[str, Unresolved]]:
+        """Movements, the story's main origin, vehicles that moved no one, unresolved ends."""
         incident_spans = {(f.start, f.end) for inc in incidents for f in inc.figures}
         figures = [f for f in figures if (f.start, f.end) not in incident_spans]
-        per_sentence = self._per_sentence(figures, attributions, mention_tokens)
-        main_origin = _main_origin(toponyms, per_sentence)
+        far = self.far_only
+        ends = [
+            t
+            for t in toponyms
+            if (t.confidence >= WEAK_END or t.place.country == focus) and t.start not in far
+        ]
+        places = {t.place.ref: t.place for t in ends}
+        unresolved: dict[str, Unresolved] = {}
+        claims = self.claims(ends, figures, unresolved, attributions, typed or [])
+        main_origin = _main_origin(ends, claims, places)
+        vehicles = self._vehicles(claims, main_origin, figures)
+        carried = {n for v in vehicles for n in v.sentences}  # their figures count vehicles
+        figures = [f for f in figures if f.sentence not in carried or f.kind == "people"]
+        people = [c for c in claims if c.mover == "people"]
         corridors, open_moves, generic, origin_sentence = self._legs(
-            per_sentence, main_origin, figures
+            people, main_origin, figures, places
         )
-        # A sentence that states only an origin joins the first corridor from it.
-        complete = list(corridors.values())
+        complete = _one_scale(list(corridors.values()), places)
         remaining = self._join_open(open_moves, complete, places)
         primary = next((c for c in complete if c.origins == [main_origin]), None) or next(
             iter([*complete, *remaining]), None
         )
-        self._attach_generic(generic, figures, primary)
+        self._attach_generic(generic, figures, primary, claims)
         movements = [*complete, *remaining]
         for move in movements:
             move.sentences = sorted(set(move.sentences))
             self._finish(move, dates, origin_sentence, attributions)
-        return movements, main_origin
+        used = {r for m in movements for r in [*m.origins, *m.destinations, *m.via, *m.listed]}
+        used |= {r for v in vehicles for r in [*v.origins, *v.destinations]}
+        kept = {r: u for r, u in unresolved.items() if r in used}
+        self.review += [
+            f"unresolved {u.name!r} (chars {u.start}-{u.end}): {far[u.start]}: no movement is "
+            "drawn there"
+            for u in kept.values()
+            if u.start in far
+        ]
+        return movements, main_origin, vehicles, kept
 
-    def _per_sentence(
-        self,
-        figures: list[FigureMention],
-        attributions: dict[int, Attribution | None],
-        mention_tokens: dict[int, Toponym],
-    ) -> list[tuple[int, list[str], list[list[str]]]]:
-        """Per movement sentence: its index, origins and destination groups, in pairs."""
-        per_sentence: list[tuple[int, list[str], list[list[str]]]] = []
-        groups: list[list[str]] = []  # coordinated place groups, for "those two towns"
-        last_dests: list[str] = []  # for "there"
-        counted = {f.sentence for f in figures}
-        for si in range(len(self.sents)):
-            toks = list(self.sentence_tokens[si])
-            if not any(self._trigger(self.toks[k]) and not self.toks[k].quoted for k in toks):
+    def _vehicles(
+        self, claims: list[Claim], main_origin: str | None, figures: list[FigureMention]
+    ) -> list[VehicleDraft]:
+        """Legs of vehicles that moved no one; a convoy arriving elsewhere carried people."""
+        origins = {r for c in claims if c.mover == "people" and c.stated for r in c.origins}
+        origins |= {main_origin} if main_origin else set()
+        out: list[VehicleDraft] = []
+        at = by_sentence(figures)
+        for c in claims:
+            arriving = main_origin is not None and not set(c.destinations) & origins
+            if c.mover == "vehicles" and not c.inbound and arriving:
+                c.mover = "people"  # "the first convoy of 22 buses arrived in Poltava"
                 continue
-            roles = self._sentence_roles(
-                toks, attributions.get(si), mention_tokens, groups, last_dests
-            )
-            origins = unique(r for role, refs, _k in roles if role == "origin" for r in refs)
-            dest_groups = [refs for role, refs, _k in roles if role == "destination"]
-            if dest_groups:
-                for pair_origins, dests in _pairs(roles):
-                    per_sentence.append((si, pair_origins, [dests]))
-            elif origins or si + 1 in counted:
-                per_sentence.append((si, origins, []))
-            if len(origins) > 1:
-                groups.append(origins)
-            for d in dest_groups:
-                last_dests = d
-                if len(d) > 1:
-                    groups.append(d)
-        return per_sentence
-
-    def _sentence_roles(
-        self,
-        toks: list[int],
-        attribution: Attribution | None,
-        mention_tokens: dict[int, Toponym],
-        groups: list[list[str]],
-        last_dests: list[str],
-    ) -> list[tuple[str, list[str], int]]:
-        """``(role, refs, token index)`` of each place and anaphor in one sentence, in order."""
-        roles: list[tuple[str, list[str], int]] = []
-        seen: set[int] = set()
-        for k in toks:
-            top = mention_tokens.get(k)
-            if top is None or id(top) in seen or self.toks[k].quoted:
+            if c.mover not in {"vehicles", "aid"}:
                 continue
-            seen.add(id(top))
-            if attribution and attribution.start <= top.start < attribution.end:
-                continue  # "the manager of Aleppo's al-Quds hospital" says who, not where
-            role = self._role(k, mention_tokens, roles)
-            if role is not None:
-                roles.append((role, [top.place.ref], k))
-        for k in toks:
-            group = self._anaphor(k, groups, last_dests)
-            if group is not None:
-                role = self._role(k, mention_tokens, roles)
-                if role in {"origin", "destination"}:
-                    roles.append((role, group, k))
-        roles.sort(key=lambda r: r[2])
-        return roles
+            what = "aid" if c.mover == "aid" else "empty"
+            figs = [f for f in at.get(c.sentence + 1, []) if f.kind != "people"]
+            out.append(VehicleDraft(what, c.origins, c.destinations, [c.sentence + 1], figs))
+            if what == "empty":  # people move out of where empty vehicles went
+                claims.append(Claim(c.sentence, c.destinations, c.origins, [], "people"))
+        return out
 
     def _legs(
         self,
-        per_sentence: list[tuple[int, list[str], list[list[str]]]],
+        claims: list[Claim],
         main_origin: str | None,
         figures: list[FigureMention],
+        places: dict[str, Candidate],
     ) -> tuple[
         dict[tuple[str, str], MovementDraft], list[MovementDraft], list[int], dict[str, int]
     ]:
         """Corridors by (origin, destination), open movements, placeless sentences, origins."""
         corridors: dict[tuple[str, str], MovementDraft] = {}
         open_moves: list[MovementDraft] = []
-        generic: list[int] = []
         origin_sentence: dict[str, int] = {}
-        counted = _by_sentence(figures)
-        for si, origins, dest_groups in per_sentence:
+        claimed = {c.sentence for c in claims}
+        at = by_sentence(figures)
+        for c in sorted(claims, key=lambda c: c.sentence):
+            si, origins, dests = c.sentence, list(c.origins), list(c.destinations)
             for o in origins:
                 origin_sentence.setdefault(o, si + 1)
-            dests = unique(d for g in dest_groups for d in g)
-            if not origins and not dests:
-                generic.append(si)
-                continue
-            inherited = bool(dests and not origins and main_origin is not None)
+            inherited = bool(dests and not origins and main_origin and c.continues)
             if inherited and main_origin is not None:
                 origins = [main_origin]
-            if not (origins and dests):
-                move = MovementDraft(list(origins), list(dests))
-                self._add_sentence(move, si, counted.get(si + 1, []))
-                open_moves.append(move)
+            refined = [o for o in c.parts if _refines(o, main_origin, places)]
+            origins = unique(o if o not in refined else str(main_origin) for o in origins)
+            pairs = [(a, b) for b in dests for a in origins if _a_movement(a, b, places)]
+            legs = [  # from each origin, one movement to its end's list of places
+                min((p for p in pairs if p[0] == a), key=lambda p: _mappable_first(p, places))
+                for a in unique(a for a, _b in pairs)
+            ]
+            if not legs:
+                if origins or dests:  # with its legs inside their ends, only its origins stay
+                    move = MovementDraft(origins, [] if origins else dests)
+                    self._add_sentence(move, si, at.get(si + 1, []))
+                    open_moves.append(move)
                 continue
-            legs = [(a, b) for b in dests for a in origins if a != b]
             for n, (start, end) in enumerate(legs):
                 corridor = corridors.get((start, end))
                 if corridor is None:
                     corridor = corridors[(start, end)] = MovementDraft([start], [end])
-                    if inherited:
-                        corridor.notes.append(
-                            f"origin not stated in sentence {si + 1}: taken to be the story's "
-                            f"main origin (sentence {origin_sentence.get(start, si + 1)})"
-                        )
-                self._add_sentence(corridor, si, counted.get(si + 1, []) if n == 0 else [])
+                if inherited:
+                    corridor.notes.append(
+                        f"origin not stated in sentence {si + 1}: taken to be the story's "
+                        f"main origin (sentence {origin_sentence.get(start, si + 1)}), as the "
+                        "sentence goes on with its movement"
+                    )
+                if refined and start == main_origin:
+                    corridor.notes.append(
+                        f"sentence {si + 1} names a part of {places[refined[0]].name} as the "
+                        "origin: taken to be the story's main origin, which lies in it"
+                    )
+                if c.chained:
+                    corridor.notes.append(
+                        f"origin: where the previous leg ended (sentence {si + 1} names none)"
+                    )
+                corridor.via = unique([*corridor.via, *(v for v in c.via if v not in (start, end))])
+                corridor.also += [
+                    p
+                    for p in pairs
+                    if p[0] == start and p != (start, end) and p not in corridor.also
+                ]
+                self._add_sentence(corridor, si, at.get(si + 1, []) if n == 0 else [])
+        generic = sorted(self._moving - claimed)
         return corridors, open_moves, generic, origin_sentence
 
     def _join_open(
@@ -199,6 +202,11 @@ class Movements(Document):
             target = next((c for c in complete if c.origins == move.origins), None)
             if target is None and move.origins:
                 target = next((r for r in remaining if r.origins == move.origins), None)
+            if target is None and move.destinations:
+                target = next(
+                    (r for r in remaining if not r.origins and r.destinations == move.destinations),
+                    None,
+                )
             if target is None and not move.figures and self._near_origin(move, complete, places):
                 continue  # "the evacuation of Aleppo" while a corridor leaves eastern Aleppo
             if target is None:
@@ -209,12 +217,20 @@ class Movements(Document):
         return remaining
 
     def _attach_generic(
-        self, generic: list[int], figures: list[FigureMention], primary: MovementDraft | None
+        self,
+        generic: list[int],
+        figures: list[FigureMention],
+        primary: MovementDraft | None,
+        claims: list[Claim],
     ) -> None:
-        """Figures of sentences that name no place go to the story's main movement."""
-        counted = _by_sentence(figures)
+        """Figures of sentences that name no place go to the story's main movement (not those
+        of aid convoys or of vehicles sent in)."""
+        at = by_sentence(figures)
         for si in generic:
-            figs = counted.get(si + 1, [])
+            figs = at.get(si + 1, [])
+            mover, inbound = self._mover(self._words_of(si), si, figures)
+            if not figs or mover in {"", "aid"} or inbound:
+                continue  # the evacuations' convoy of 20 buses, not aid nor buses sent in
             if primary is None:
                 self.review += [
                     f"figure '{f.value} {f.kind}' (sentence {f.sentence}) belongs to no movement"
@@ -233,25 +249,17 @@ class Movements(Document):
         move: MovementDraft, corridors: list[MovementDraft], places: dict[str, Candidate]
     ) -> bool:
         """All of the movement's origins lie within 10 km of some corridor's origin."""
-        starts = [places[c.origins[0]] for c in corridors]
+        starts = [places[c.origins[0]] for c in corridors if c.origins[0] in places]
         return bool(move.origins and starts) and all(
-            any(great_circle_km(places[o].lat, places[o].lon, p.lat, p.lon) <= 10 for p in starts)
+            o in places
+            and any(
+                great_circle_km(places[o].lat, places[o].lon, p.lat, p.lon) <= 10 for p in starts
+            )
             for o in move.origins
         )
 
-    def _mention_tokens(self, toponyms: list[Toponym]) -> dict[int, Toponym]:
-        """Token index → the toponym that covers it."""
-        tok_of = {t.start: k for k, t in enumerate(self.toks)}
-        out: dict[int, Toponym] = {}
-        for top in toponyms:
-            k = tok_of.get(top.start)
-            while k is not None and k < len(self.toks) and self.toks[k].start < top.end:
-                out[k] = top
-                k += 1
-        return out
-
     def _add_sentence(self, move: MovementDraft, si: int, figures: list[FigureMention]) -> None:
-        """Sentence ``si`` (0-based) and its ``figures`` join ``move``."""
+        """Sentence ``si`` (0-based) and its ``figures`` (those of the sentence) join ``move``."""
         move.sentences.append(si + 1)
         move.figures += figures
 
@@ -278,6 +286,7 @@ class Movements(Document):
         else:
             move.date = self.story_date
             move.date_note = "not stated: the story's date"
+        move.notes = unique(move.notes)
         for si in move.sentences:
             s = self.sents[si - 1]
             chunk = self.text[s.start : s.end].lower()
@@ -288,213 +297,92 @@ class Movements(Document):
             if a is not None and a.who not in move.according_to:
                 move.according_to.append(a.who)
 
-    def _role(
-        self,
-        k: int,
-        mention_tokens: dict[int, Toponym],
-        so_far: list[tuple[str, list[str], int]],
-    ) -> str | None:
-        """Origin, destination or neither, from the words before a mention (or anaphor)."""
-        toks = self.toks
-        top = mention_tokens.get(k)
-        if top is not None:
-            last = k
-            while last + 1 < len(toks) and mention_tokens.get(last + 1) is top:
-                last += 1
-            nxt = self._next(last)
-            if nxt is not None and nxt.text in {"'s", "’s"}:
-                after = [self._next(last, s) for s in (1, 2, 3)]
-                if any(a is not None and toks.index(a) in mention_tokens for a in after):
-                    return None  # Syria's eastern Aleppo: Syria only locates it
-        j, steps = k - 1, 0
-        while j >= 0 and toks[j].sentence == toks[k].sentence and steps < 10:
-            t = toks[j]
-            low = t.lower
-            gap = self._gap(t, toks[j + 1])
-            if re.search(r"[;:()\"“”]|--|—", gap):
-                return None
-            other = mention_tokens.get(j)
-            if other is not None and other is not top:
-                between = self.text[t.end : toks[k].start].lower()
-                if re.fullmatch(r"\s*(,|and|or|,\s*and)\s*", between):
-                    for role, _refs, kk in reversed(so_far):
-                        if mention_tokens.get(kk) is other:
-                            return role
-                    return None
-                if re.fullmatch(r"['’]s\s+(?:[a-z]+\s+)?", between):
-                    j = self._mention_start(j, mention_tokens)
-                    j -= 1
-                    steps += 1
-                    continue  # possessive: Syria's eastern Aleppo
-                return None
-            prev = self._prev_word(j)
-            prev_low = prev.lower if prev is not None else ""
-            if low == "from":
-                return "origin"
-            if low == "of":
-                if prev_low == "out" or prev_low in EVACUATION_NOUNS or prev_low in RESIDENTS:
-                    return "origin"
-                if prev_low in LOCATION_NOUNS or prev_low in PLACE_HEADS:
-                    j -= 2
-                    steps += 2
-                    continue
-                return None
-            if low == "in":
-                if prev_low in EVACUATION_NOUNS or prev_low.startswith("evacuat"):
-                    return "origin"
-                if prev_low in ARRIVE_VERBS:
-                    return "destination"
-                if prev_low in LOCATION_NOUNS:
-                    j -= 2
-                    steps += 2
-                    continue
-                return None
-            if low in {"to", "into", "towards", "toward"}:
-                return "destination"
-            if low == "for":
-                before = {self.toks[x].lower for x in range(max(0, j - 6), j)}
-                return "destination" if before & (FOR_DEST_VERBS | ORIGIN_VERBS) else None
-            if low in ORIGIN_VERBS:
-                return "origin"
-            if low in DEST_VERBS:
-                return "destination"
-            if low in {"at", "near", "on", "by", "with", "within", "across", "over", "under"}:
-                return None
-            j -= 1
-            steps += 1
-        return None
-
-    @staticmethod
-    def _mention_start(j: int, mention_tokens: dict[int, Toponym]) -> int:
-        top = mention_tokens[j]
-        while j - 1 >= 0 and mention_tokens.get(j - 1) is top:
-            j -= 1
-        return j
-
-    def _anaphor(self, k: int, groups: list[list[str]], last_dests: list[str]) -> list[str] | None:
-        """ "those two cities" → the last group of two places; "there" → the last destination."""
-        t = self.toks[k]
-        if t.quoted:
-            return None
-        if t.lower == "there":
-            prev = self._prev_word(k)
-            if prev is not None and self._trigger(prev) and last_dests:
-                return last_dests
-            return None
-        if t.lower not in {"those", "these", "both", "the"}:
-            return None
-        nxt = self._next(k)
-        count: int | None = None
-        if nxt is not None and nxt.lower in SMALL_NUMBERS:
-            count = SMALL_NUMBERS[nxt.lower]
-            nxt = self._next(k, 1)
-        elif t.lower == "both":
-            count = 2
-        if count is None or nxt is None or nxt.lower not in GROUP_NOUNS:
-            return None
-        for group in reversed(groups):
-            if len(group) == count:
-                return group
-        return None
-
-    def _incidents(
-        self,
-        figures: list[FigureMention],
-        mention_tokens: dict[int, Toponym],
-        attributions: dict[int, Attribution | None],
-        dates: list[DateMention],
-    ) -> list[IncidentDraft]:
-        """Attacks with killed or injured counts; where, if the story says, and on whose word."""
-        out: list[IncidentDraft] = []
-        casualties = _by_sentence(f for f in figures if f.kind in {"killed", "injured"})
-        for si in range(len(self.sents)):
-            figs = casualties.get(si + 1, [])
-            if not figs:
-                continue
-            words = [self.toks[k] for k in self.sentence_tokens[si] if not self.toks[k].quoted]
-            attack = next((t for t in words if t.lower in ATTACK_WORDS), None)
-            if attack is None:
-                continue
-            follow = si + 1 < len(self.sents) and re.match(
-                r"(It|He|She|They|This|The attack|The vehicle)\b",
-                self.text[self.sents[si + 1].start : self.sents[si + 1].end],
-            )
-            sentences = [si + 1] + ([si + 2] if follow else [])
-            who = attributions.get(si)
-            if who is None and follow:
-                who = attributions.get(si + 1)
-            if who is not None:
-                figs = [
-                    FigureMention(f.kind, f.value, f.qualifier, f.start, f.end, f.sentence, who.who)
-                    for f in figs
-                ]
-            place = None
-            excluded = [a for a in (attributions.get(x - 1) for x in sentences) if a is not None]
-            for k, t in enumerate(self.toks):
-                top = mention_tokens.get(k)
-                if top is None or t.sentence + 1 not in sentences:
-                    continue
-                if any(a.start <= top.start < a.end for a in excluded):
-                    continue
-                prev = self._prev_word(k)
-                if prev is not None and prev.lower in {"in", "at", "near", "outside", "inside"}:
-                    place = top.place.ref
-                    break
-            convoy = any(
-                t.lower in CONVOY_WORDS
-                for t in self.toks
-                if t.sentence + 1 in sentences and not t.quoted
-            )
-            date = None
-            for d in dates:
-                if d.sentence in sentences:
-                    date = d.date
-                    break
-            out.append(
-                IncidentDraft(
-                    si + 1,
-                    attack.text,
-                    figs,
-                    place,
-                    date,
-                    sentences,
-                    convoy,
-                )
-            )
-        return out
-
-
-def _by_sentence(figures: Iterable[FigureMention]) -> dict[int, list[FigureMention]]:
-    """Figures by their sentence (1-based), in one pass: never a scan of all per sentence."""
-    out: dict[int, list[FigureMention]] = {}
-    for f in figures:
-        out.setdefault(f.sentence, []).append(f)
-    return out
-
 
 def _main_origin(
-    toponyms: list[Toponym], per_sentence: list[tuple[int, list[str], list[list[str]]]]
+    toponyms: list[Toponym], claims: list[Claim], places: dict[str, Candidate]
 ) -> str | None:
-    """The origin stated most often (then mentioned most, then first): the story's main one."""
+    """The origin people leave most often (then mentioned most, then first); a town before
+    the country or province it lies in, unless only its people's name ("Venezuelans") made
+    the country an origin."""
     counts = Counter(t.place.ref for t in toponyms)
-    stated = [r for _si, origins, _d in per_sentence for r in origins]
-    times, first = Counter(stated), {r: -i for i, r in reversed(list(enumerate(stated)))}
-    return max(stated, key=lambda r: (times[r], counts[r], first[r]), default=None)
+    every = [r for c in claims if c.mover == "people" for r in c.origins if r in places]
+    stated = [r for c in claims if c.stated for r in c.origins if r in every] or every
+    ranked = sorted(unique(stated), key=lambda r: (-stated.count(r), -counts[r], stated.index(r)))
+    named = {r for c in claims if not c.group for r in c.origins}  # not only "Venezuelans"
+    for ref in ranked:
+        inside = [r for r in unique(every) if r != ref and _contains(places[ref], places[r])]
+        return inside[0] if inside and ref in named else ref
+    return None
 
 
-def _pairs(roles: list[tuple[str, list[str], int]]) -> list[tuple[list[str], list[str]]]:
-    """Each destination with its origins: "from A to B, and from C to D" is A→B and C→D.
+def _refines(part: str, main_origin: str | None, places: dict[str, Candidate]) -> bool:
+    """The story's main origin lies in the country a clause names a part of."""
+    if main_origin is None or part not in places or main_origin not in places:
+        return False
+    return _contains(places[part], places[main_origin])
 
-    A destination takes the origins stated since the previous destination, else those
-    right after it ("taken to B from A"), else every origin in the sentence.
-    """
-    dest_at = [n for n, r in enumerate(roles) if r[0] == "destination"]
-    every = unique(x for role, refs, _k in roles if role == "origin" for x in refs)
-    out: list[tuple[list[str], list[str]]] = []
-    for i, n in enumerate(dest_at):
-        lo = dest_at[i - 1] + 1 if i else 0
-        hi = dest_at[i + 1] if i + 1 < len(dest_at) else len(roles)
-        before = [x for role, refs, _k in roles[lo:n] if role == "origin" for x in refs]
-        after = [x for role, refs, _k in roles[n + 1 : hi] if role == "origin" for x in refs]
-        out.append((unique(before or after or every), roles[n][1]))
-    return out
+
+def _contains(area: Candidate, place: Candidate) -> bool:
+    """``place`` lies in the country or first-level region ``area``."""
+    if area.feature == "country":
+        return place.feature != "country" and place.country == area.country
+    if area.feature == "admin1":
+        return place.feature not in {"country", "admin1"} and (
+            place.country == area.country and place.admin1 == area.admin1
+        )
+    return False
+
+
+def _mappable_first(pair: tuple[str, str], places: dict[str, Candidate]) -> tuple[bool, ...]:
+    """The order in which the legs of a movement whose end is a list of places are its
+    drafted leg: ends placed before unresolved ones, a town before a whole country."""
+    origin, destination = pair
+    return (
+        destination not in places,
+        origin not in places,
+        places[destination].feature == "country" if destination in places else False,
+    )
+
+
+def _a_movement(a: str, b: str, places: dict[str, Candidate]) -> bool:
+    """A leg between two places apart, neither inside the other."""
+    if a == b:
+        return False
+    pa, pb = places.get(a), places.get(b)
+    if pa is None or pb is None:
+        return True
+    if _contains(pa, pb) or _contains(pb, pa):
+        return False
+    apart = SITE_KM if _site(pa) or _site(pb) else SAME_PLACE_KM
+    return great_circle_km(pa.lat, pa.lon, pb.lat, pb.lon) > apart
+
+
+def _site(place: Candidate) -> bool:
+    """A curated site (a camp, a named area, a crossing): a move to it from the town beside
+    it is a movement ("from Khan Younis to al-Mawasi", 5 km)."""
+    return place.kind == "curated" and place.feature in SITES
+
+
+def _one_scale(corridors: list[MovementDraft], places: dict[str, Candidate]) -> list[MovementDraft]:
+    """A leg to (or from) a country joins the leg between the same end and a town in it."""
+    kept: list[MovementDraft] = []
+    for c in corridors:
+        finer = next((f for f in corridors if f is not c and _finer(f, c, places)), None)
+        if finer is None:
+            kept.append(c)
+        else:
+            finer.sentences += c.sentences
+            finer.figures += [f for f in c.figures if f not in finer.figures]
+            finer.also += [pair for pair in c.also if pair not in finer.also]
+    return kept
+
+
+def _finer(fine: MovementDraft, coarse: MovementDraft, places: dict[str, Candidate]) -> bool:
+    def within(x: str, y: str) -> bool:
+        return x == y or (x in places and y in places and _contains(places[y], places[x]))
+
+    return (
+        within(fine.origins[0], coarse.origins[0])
+        and within(fine.destinations[0], coarse.destinations[0])
+        and (fine.origins[0], fine.destinations[0]) != (coarse.origins[0], coarse.destinations[0])
+    )

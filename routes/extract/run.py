@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from routes.extract.figures import Figures
 from routes.extract.findings import (
     Extraction,
     Rejection,
 )
-from routes.extract.gazetteer import default_extractor
+from routes.extract.incidents import Incidents
 from routes.extract.movements import Movements
 from routes.extract.toponyms import Toponyms
 
-if TYPE_CHECKING:
-    pass
-
-__all__ = ["Run", "extract"]
+__all__ = ["Run"]
 
 
-class Run(Toponyms, Figures, Movements):
+class Run(Toponyms, Figures, Incidents, Movements):
     """One extraction over one text (the steps share the document's state)."""
 
     # -- all together
@@ -41,7 +36,9 @@ class Run(Toponyms, Figures, Movements):
         on_land = [t for t in toponyms if t.place.feature != "sea"]
         mention_tokens = self._mention_tokens(on_land)
         incidents = self._incidents(figures, mention_tokens, attributions, dates)
-        movements, main_origin = self.movements(on_land, figures, dates, attributions, incidents)
+        movements, main_origin, vehicles, unresolved = self.movements(
+            on_land, figures, dates, attributions, incidents, focus, self.typed
+        )
         # Incident figures carry the attribution found for the incident.
         by_span = {(f.start, f.end): f for inc in incidents for f in inc.figures}
         figures = [by_span.get((f.start, f.end), f) for f in figures]
@@ -63,6 +60,8 @@ class Run(Toponyms, Figures, Movements):
             centre,
             self.typed,
             dated_by,
+            vehicles,
+            unresolved,
         )
 
 
@@ -71,10 +70,3 @@ def _unique_rejections(items: Iterable[Rejection]) -> list[Rejection]:
     for r in items:
         seen.setdefault((r.start, r.end), r)
     return list(seen.values())
-
-
-def extract(
-    text: str, *, story_date: dt.date | None = None, publisher: str | None = None
-) -> Extraction:
-    """Toponyms, figures, dates, movements and incidents in ``text`` (default extractor)."""
-    return default_extractor().extract(text, story_date=story_date, publisher=publisher)

@@ -6,19 +6,17 @@ import bisect
 import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from routes.extract.lexicon import (
-    ABBREVIATIONS,
-)
+from routes.extract.findings import FigureMention, Sentence, Token
+from routes.extract.lexicon import ABBREVIATIONS
 from routes.places import normalize
 
 if TYPE_CHECKING:
     from routes.extract.findings import Rejection
-    from routes.extract.gazetteer import Extractor
+    from routes.places.index import NameIndex
 
-__all__ = ["Document", "Sentence", "Token", "sentences", "tokens", "unique"]
+__all__ = ["Document", "Sentence", "Token", "by_sentence", "sentences", "tokens", "unique"]
 
 
 _SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9\u0600-\u06FF])")
@@ -28,50 +26,6 @@ _TOKEN = re.compile(
     r"|\d+(?:[.,]\d+)*"
     r"|[^\W\d_]+(?:['’ʼ‘`][^\W\d_]+)*"
 )
-_CONTRACTION = re.compile(r"[A-Za-z]+['’](?:ll|re|ve|d|m|t|s)|[A-Za-z]+n['’]t")
-_ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff]")
-
-
-@dataclass(frozen=True)
-class Sentence:
-    """A sentence of the story: character offsets, end exclusive; ``index`` counts from 1."""
-
-    index: int
-    start: int
-    end: int
-
-
-@dataclass(frozen=True)
-class Token:
-    """A word of the story, with its offsets, its sentence and whether it stands in quotes."""
-
-    text: str
-    start: int
-    end: int
-    sentence: int  # position of the sentence in the list (0-based)
-    quoted: bool
-
-    @property
-    def lower(self) -> str:
-        return self.text.lower()
-
-    @property
-    def is_word(self) -> bool:
-        return self.text[0].isalpha() or self.text[0] in "'’"
-
-    @property
-    def is_namey(self) -> bool:
-        c = self.text[0]
-        if "'" in self.text or "’" in self.text:
-            if c in "dl" and self.text[1:2] in {"'", "’"} and self.text[2:3].isupper():
-                return True  # "d'Ivoire", "l'Aquila": an elided article before a name
-            if _CONTRACTION.fullmatch(self.text) and not self.text.endswith(("'s", "’s")):
-                return False  # "I'll", "We're", "Don't": never "Ill." (Illinois)
-        return c.isupper() or bool(_ARABIC.match(c))
-
-    @property
-    def is_arabic(self) -> bool:
-        return bool(_ARABIC.match(self.text[0]))
 
 
 def sentences(text: str) -> list[Sentence]:
@@ -140,7 +94,7 @@ class Document:
 
     def __init__(
         self,
-        extractor: Extractor,
+        extractor: NameIndex,
         text: str,
         story_date: dt.date | None,
         publisher: str | None,
@@ -157,6 +111,8 @@ class Document:
         self.rejected: list[Rejection] = []
         self.lower_words = {t.text for t in self.toks if t.is_word and t.text.islower()}
         self.persons: set[str] = set()  # surnames of people named in the story
+        #: Start of each toponym only far namesakes have → why: no movement's end
+        self.far_only: dict[int, str] = {}
         self._possessive_names: set[str] = set()
 
     # -- runs of name-like tokens
@@ -193,6 +149,14 @@ def _sentence_tokens(toks: Sequence[Token], count: int) -> list[range]:
     for si in reversed(range(count)):
         starts[si] = min(starts[si], starts[si + 1])
     return [range(starts[si], starts[si + 1]) for si in range(count)]
+
+
+def by_sentence(figures: Iterable[FigureMention]) -> dict[int, list[FigureMention]]:
+    """Figures by their sentence (1-based), in one pass: never a scan of all per sentence."""
+    out: dict[int, list[FigureMention]] = {}
+    for f in figures:
+        out.setdefault(f.sentence, []).append(f)
+    return out
 
 
 def unique(items: Iterable[str]) -> list[str]:

@@ -10,17 +10,20 @@ import re
 import statistics
 from collections import defaultdict
 from collections.abc import Callable
+from functools import partial
 
 from routes.distance import great_circle_km
 from routes.extract.context import country_support, support
 from routes.extract.findings import (
+    Candidate,
     Rejection,
     Toponym,
 )
-from routes.extract.gazetteer import Candidate
 from routes.extract.mentions import Mention, Mentions
 from routes.extract.streets import place_streets
 from routes.places import base_confidences
+from routes.places.candidates import NAMESAKE_POPULATION, RUNNER_UP_KM
+from routes.places.names import AREA_WORDS
 
 __all__ = ["FOCUS_RADIUS_KM", "Toponyms"]
 
@@ -61,12 +64,50 @@ COUNTRY_POPULATION = 0.001
 #: What "Paris, Texas" gives the Paris in Texas (:meth:`Toponyms._qualifiers`): more than a
 #: city's lead or the focus. LGL dev acc@161 .897 at 0, .898 at 1 to 6.
 QUALIFIER_WEIGHT = 2.0
+#: A city this large (its own name) leaves out its country's towns of its name a hundred times
+#: smaller (:func:`_beside_cities`).
+NAMESAKE_CITY = 100_000
 #: A context vote this high puts a candidate in the story's region, as the focus country does.
 CONTEXT_NEAR = 0.1
 #: What a word of place around a name ("in Idlib", "Idlib province") adds to its confidence.
 CUE_EVIDENCE = 0.1
 #: A best candidate ranked ahead of the next by less than this is less sure (``_confidence``).
 DECISIVE_MARGIN = 0.2
+#: A town this populous (or a capital), called so by its own name, is never a far namesake
+#: to leave out (:meth:`Toponyms._respelled`): news names such cities anywhere.
+RENOWNED_TOWN = 100_000
+
+
+#: The levels of a division a word of area may mark.
+_DIVISIONS = frozenset({"admin1", "admin2"})
+
+
+def _runner_up(scored: list[Candidate], score: Callable[[Candidate], float]) -> Candidate | None:
+    """Another place the name may as well mean: the next candidate, ranked within
+    :data:`DECISIVE_MARGIN` of the best (its confidence shrank for it) and more than
+    :data:`~routes.places.candidates.RUNNER_UP_KM` from it."""
+    if len(scored) < 2:
+        return None
+    best, other = scored[0], scored[1]
+    close = score(best) - score(other) < DECISIVE_MARGIN
+    far = great_circle_km(best.lat, best.lon, other.lat, other.lon) > RUNNER_UP_KM
+    return other if close and far else None
+
+
+def _beside_cities(candidates: list[Candidate]) -> list[Candidate]:
+    """The candidates less the hamlets named like a city of their own country: a city of
+    :data:`NAMESAKE_CITY` people or more is the place a story means, not a village a hundred
+    times smaller 50 km from its other places ("Zaporizhzhia", not Zaporizhzhya, pop. 1,073)."""
+    cities = {
+        c.country: c.population
+        for c in candidates
+        if c.kind == "geonames" and c.primary and c.population >= NAMESAKE_CITY
+    }
+    return [
+        c
+        for c in candidates
+        if not (c.kind == "geonames" and c.population * 100 < cities.get(c.country, 0))
+    ] or candidates
 
 
 def _inside(c: Candidate, areas: set[tuple[str, str]] | tuple[()]) -> float:
@@ -88,8 +129,15 @@ class Toponyms(Mentions):
         """Accept or reject each possible mention, then resolve the accepted ones in context."""
         self.typed = []
         kept = self._accepted()
+        countries = self._countries(kept)
+        for m, _cue in kept:
+            m.candidates = self._area_or_city(m, countries)
 
         focus, centre, near, national = self._context(kept)
+        respelled = self._respelled(kept, focus, centre, near)
+        if respelled != kept:  # names the story's countries have after all: its context anew
+            kept = respelled
+            focus, centre, near, national = self._context(kept)
         within = self._qualifiers(kept)
 
         # Pass 2: resolve in context; weak GeoNames matches need a cue or the focus region.
@@ -114,7 +162,7 @@ class Toponyms(Mentions):
                     or bool(_inside(c, within.get(start, ())))
                 )
 
-            scored = sorted(m.candidates, key=score, reverse=True)
+            scored = sorted(_beside_cities(m.candidates), key=score, reverse=True)
             best = scored[0]
             if not best.primary and best.feature != "country" and self._abbreviated(m):
                 m.end += 1  # "Kan.", "Fla.": the period belongs to the abbreviation (not "Congo.")
@@ -144,6 +192,7 @@ class Toponyms(Mentions):
                     self.toks[m.first].sentence + 1,
                     self._why(best, cue, in_focus, len(scored), m.qualified),
                     m.type,
+                    _runner_up(scored, score),
                 )
             )
         streets, rejected = place_streets(self.streets, toponyms)
@@ -151,6 +200,147 @@ class Toponyms(Mentions):
         self.rejected += rejected
         self.typed.sort(key=lambda t: t.start)
         return toponyms, focus, centre
+
+    def _area_or_city(self, m: Mention, countries: set[str]) -> list[Candidate]:
+        """``m``'s candidates as the text marks it: a region of the story's ``countries``
+        when it says so ("Hama province", "the countryside of Hama", "Idlib and Hama
+        provinces"), else never the region a city of its name lies in ("in Hama": the city,
+        issue 26). "The Charlotte region" of a story about North Carolina is no parish of
+        Saint Vincent."""
+        regions = [
+            c
+            for c in m.candidates
+            if c.kind == "region" and c.feature in _DIVISIONS and c.country in countries
+        ]
+        if regions and self._marked_area(m):
+            return regions
+        cities = {
+            (c.country, c.admin1)
+            for c in m.candidates
+            if c.kind == "geonames" and c.primary and c.population >= NAMESAKE_POPULATION
+        }
+        return [
+            c
+            for c in m.candidates
+            if not (
+                c.kind == "region"
+                and c.feature in _DIVISIONS
+                and not c.primary
+                and (c.country, c.admin1) in cities
+            )
+        ]
+
+    def _marked_area(self, m: Mention) -> bool:
+        """A word of division marks ``m`` as the region's name: right after it ("Hama
+        province", "Hama countryside"), before it with "of" ("the countryside of Hama"), or
+        after or before the list it is in ("Idlib and Hama provinces", "the provinces of
+        Idlib and Hama")."""
+        toks = self.toks
+        nxt, prev = self._next(m.last), self._prev_word(m.first)
+        before = self._prev_word(m.first, 1)
+        if nxt is not None and nxt.lower in AREA_WORDS:
+            word_after = self._next(m.last, 1)  # not "Ramsey District Court": a court's name
+            return word_after is None or not word_after.is_namey
+        if prev is not None and prev.lower == "of" and before is not None:
+            return before.lower in AREA_WORDS
+        after = self._past_list(m.last, 1)  # "Idlib, Hama and Latakia provinces"
+        if after is not None and after > m.last + 1 and toks[after].lower in AREA_WORDS:
+            return toks[after].lower.endswith("s")
+        before_list = self._past_list(m.first, -1)  # "the provinces of Idlib and Hama"
+        return (
+            before_list is not None
+            and before_list > 0
+            and toks[before_list].lower == "of"
+            and toks[before_list - 1].lower in AREA_WORDS
+            and toks[before_list - 1].lower.endswith("s")
+        )
+
+    def _past_list(self, k: int, step: int) -> int | None:
+        """The first token from ``k`` on (``step`` 1) or back (-1) past the names and "and",
+        "or" of a list, in ``k``'s sentence; None at the sentence's end."""
+        sentence, k = self.toks[k].sentence, k + step
+        while 0 <= k < len(self.toks) and self.toks[k].sentence == sentence:
+            if not (self.toks[k].is_namey or self.toks[k].lower in {"and", "or"}):
+                return k
+            k += step
+        return None
+
+    def _respelled(
+        self,
+        kept: list[tuple[Mention, bool]],
+        focus: str | None,
+        centre: tuple[float, float] | None,
+        near: dict[tuple[str, str], float],
+    ) -> list[tuple[Mention, bool]]:
+        """The mentions, with names that only far namesakes have read as other spellings.
+
+        A name whose every candidate is a town outside the countries the story names, far
+        from its places and not renowned (a capital, a city of 100,000), and a name no
+        place is called at all that a word of place marks ("to the Ein Issa camp"), are
+        looked up as another spelling of a town of those countries
+        (:meth:`routes.places.NameIndex.variants`: one of its other names, or a
+        transliteration of its own). Found, that town is what the name means ("Al-Hool":
+        Al Ḩawl in Syria, not Hool in Mexico). Not found, a far-only name stays a toponym
+        (the story may mean it) but is no movement's end: :attr:`far_only` says why, and
+        the movements keep it unresolved, never sent to the far namesake (issue 26).
+        """
+        countries = self._countries(kept)
+        if not countries:
+            return kept
+        out: list[tuple[Mention, bool]] = []
+        for m, cue in kept:
+            far = m.type == "literal" and all(
+                c.kind == "geonames"
+                and c.country not in countries
+                and not (c.primary and (c.population >= RENOWNED_TOWN or c.capital))
+                and not self._in_focus(c, focus, centre)
+                and near.get((m.key, c.ref), 0.0) < CONTEXT_NEAR
+                for c in m.candidates
+            )
+            if far and cue and (found := self.x.variants(m.key, countries)):
+                m.candidates = found
+            elif far and cue:
+                self.far_only[m.start] = self._far_only(m, countries, centre)
+            out.append((m, cue))
+        for m, cue in self.unknown:  # no place has the name: only the focus's towns
+            if focus in countries and (found := self.x.variants(m.key, [focus])):
+                m.candidates = found
+                out.append((m, cue))
+                self.rejected = [  # "Ein", "Issa" were parts of no place's name after all
+                    r for r in self.rejected if not m.start <= r.start < r.end <= m.end
+                ]
+        return out
+
+    def _countries(self, kept: list[tuple[Mention, bool]]) -> set[str]:
+        """The countries the story names, itself, by its people ("Georgian") or by a place
+        no namesake makes doubtful: the country, first-level region, curated place or city
+        of 100,000 each name most likely means before the story's context (a village of
+        the name does not count: the Hool of Mexico makes no story about Al-Hool camp one
+        about Mexico)."""
+        found: set[str] = set()
+        for m, _cue in kept:
+            if m.type == "adjective":  # "Georgian", "Syrians"
+                found |= {c.country for c in m.candidates if c.country}
+            if m.type != "literal" or not m.candidates:
+                continue
+            best = max(m.candidates, key=partial(self._prior, m))
+            sure = best.strong and (best.primary or best.kind == "curated")
+            if best.country and (sure or best.population >= RENOWNED_TOWN):
+                found.add(best.country)
+        return found
+
+    def _far_only(self, m: Mention, countries: set[str], centre: tuple[float, float] | None) -> str:
+        """Why a name only far namesakes have is no movement's end (for the review)."""
+        best = max(m.candidates, key=lambda c: c.population)
+        away = (
+            f", {great_circle_km(best.lat, best.lon, *centre):,.0f} km from the story's places"
+            if centre is not None
+            else ""
+        )
+        return (
+            f"only places outside the story's countries ({', '.join(sorted(countries))}) have "
+            f"the name, such as {best.name} ({best.country}){away}"
+        )
 
     def _qualifiers(self, kept: list[tuple[Mention, bool]]) -> dict[int, set[tuple[str, str]]]:
         """Start of each name → the regions the name right after it, past a comma, may be.
@@ -347,6 +537,7 @@ class Toponyms(Mentions):
                 "geonames": "GeoNames",
             }[c.kind]
             + ("" if c.primary else " (other name)")
+            + (" (another spelling of its name)" if c.variant else "")
         ]
         if qualified:
             bits.append("qualified sub-area")

@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass, replace
 from functools import cache
 
 from routes.distance import great_circle_km
+from routes.places.areas import areas_named, areas_sounding_like
 from routes.places.curated import Curated, curated_gazetteer
 from routes.places.geonames import (
     Bounds,
@@ -33,9 +34,11 @@ from routes.places.geonames import (
     geonames_in,
     geonames_named,
     geonames_sounding,
+    own_spelling,
 )
-from routes.places.names import normalize, skeleton
-from routes.places.regions import Area, admin1_at, areas_named, areas_sounding_like
+from routes.places.names import area_named, normalize, skeleton
+from routes.places.regions import Area, admin1_at
+from routes.places.spellings import region_namesakes
 from routes.scenario import Place
 
 __all__ = [
@@ -45,6 +48,9 @@ __all__ = [
     "Candidate",
     "candidates",
     "match_confidence",
+    "namesake",
+    "renowned",
+    "runner_up",
     "town_confidences",
 ]
 
@@ -56,6 +62,9 @@ CONFIDENCE = {
     "continent or country name": 0.9,
     "continent or country alias": 0.8,
     "region name or alias": 0.75,
+    "a region beside a renowned town of its name": 0.5,
+    "the one renowned town so called": 0.75,
+    "one of several renowned towns so called": 0.6,
     "the one town so called near": 0.8,
     "one of several towns so called near": 0.7,
     "the one town so called": 0.5,
@@ -74,6 +83,23 @@ MIN_SIMILARITY = 70
 
 #: Towns this populous are compared by spelling anywhere; smaller ones only ``near``.
 SIMILAR_TOWN_POPULATION = 100_000
+
+#: A town this populous is renowned: a bare name means it before a region or a smaller
+#: town of that name (issue 26: Gaza the city of 410,000, not Gaza Province, Mozambique).
+RENOWNED_POPULATION = 100_000
+
+#: A town at least this populous that is named as the first-level region it lies in is
+#: renowned too (the region is named after it: Homs, Kherson, Khartoum, Idlib).
+NAMESAKE_POPULATION = 10_000
+
+#: A runner-up of one name farther than this from the best candidate is another place, km.
+RUNNER_UP_KM = 50.0
+
+#: A runner-up this close in confidence to the best makes it less sure (:func:`runner_up`).
+RUNNER_UP_MARGIN = 0.1
+
+#: The best candidate keeps this share of its confidence beside such a runner-up.
+RUNNER_UP_FACTOR = 0.7
 
 #: Two curated records closer than this are one place named twice, km.
 SAME_PLACE_KM = 2.0
@@ -124,28 +150,38 @@ def match_confidence(level: str, main: bool, *, shared: bool = False) -> float:
     return CONFIDENCE["region name or alias"]
 
 
-def town_confidences(towns: Sequence[tuple[bool, bool]]) -> list[float]:
+def town_confidences(
+    towns: Sequence[tuple[bool, bool]], renowned: Sequence[bool] | None = None
+) -> list[float]:
     """How likely each GeoNames town one name matched is meant, from ``(main, near)`` per town.
 
     ``main``: the name is the town's own (not an alternate name); ``near``: the town lies
-    in the region the name is read in. Towns whose own name it is beat the others, those
-    near beat those not, and one town so called beats one of several (:data:`CONFIDENCE`).
+    in the region the name is read in; ``renowned`` (:func:`renowned`): a capital, a large
+    city, or the town its region is named after. Towns whose own name it is beat the
+    others, those near beat those not, renowned ones beat the others where none is near,
+    and one town so called beats one of several (:data:`CONFIDENCE`).
 
     Examples
     --------
     >>> town_confidences([(True, True), (True, False), (False, False)])
     [0.8, 0.3, 0.1]
+    >>> town_confidences([(True, False), (True, False)], renowned=[True, False])
+    [0.75, 0.3]
     """
     mains = [i for i, (main, _near) in enumerate(towns) if main]
     rows = mains or list(range(len(towns)))
     inside = [i for i in rows if towns[i][1]]
+    famous = [i for i in mains if renowned and renowned[i]]
     if inside:
         likely = CONFIDENCE["the one town so called near" if len(inside) == 1 else
                             "one of several towns so called near"]  # fmt: skip
+    elif famous:
+        likely = CONFIDENCE["the one renowned town so called" if len(famous) == 1 else
+                            "one of several renowned towns so called"]  # fmt: skip
     else:
         likely = CONFIDENCE["the one town so called" if len(rows) == 1 else
                             "one of several towns so called"]  # fmt: skip
-    pool = set(inside or rows)
+    pool = set(inside or famous or rows)
     found = []
     for i, (main, _near) in enumerate(towns):
         confidence = likely if i in pool else CONFIDENCE["a town outside the likelier ones"]
@@ -153,6 +189,32 @@ def town_confidences(towns: Sequence[tuple[bool, bool]]) -> list[float]:
             confidence -= ALTERNATE_NAME_PENALTY
         found.append(round(max(confidence, 0.05), 2))
     return found
+
+
+def renowned(
+    population: int,
+    capital: bool | str,
+    country: str | None,
+    admin1: str | None,
+    regions: Iterable[tuple[str | None, str]] = (),
+) -> bool:
+    """A town a bare name means before a region or a smaller town of that name: its
+    country's capital, a city of :data:`RENOWNED_POPULATION`, or a town of
+    :data:`NAMESAKE_POPULATION` named as the first-level region it lies in (``regions``:
+    ``(country, name)`` of the regions the name also matched).
+
+    Examples
+    --------
+    >>> renowned(775_404, False, "SY", "Homs"), renowned(34_730, False, "PS", "West Bank")
+    (True, False)
+    >>> renowned(20_000, False, "XX", "Somewhere", [("XX", "Somewhere")])
+    True
+    """
+    return (
+        bool(capital)
+        or population >= RENOWNED_POPULATION
+        or (population >= NAMESAKE_POPULATION and (country, admin1 or "") in set(regions))
+    )  # fmt: skip
 
 
 def candidates(
@@ -196,9 +258,47 @@ def candidates(
             return []
         name = head.strip()
         found = _exact(name, near, curated, keep)
+    area = None if found else area_named(name)
+    if area:  # "Homs province", "the countryside of Hama": the region, not the town
+        regions = [c for c in _exact(area, near, curated, keep) if c.level in _REGIONS]
+        return _monotone(
+            [replace(c, confidence=match_confidence(c.level, c.how == "name")) for c in regions]
+        )
     if similar:
         found += _similar(name, near, curated, keep)
     return _monotone(found)
+
+
+def runner_up(found: Sequence[Candidate]) -> Candidate | None:
+    """Another place the name may as well mean: the first of ``found`` after the best that
+    lies more than :data:`RUNNER_UP_KM` from it, is called so (not a similar spelling),
+    and is within :data:`RUNNER_UP_MARGIN` of its confidence.
+
+    Examples
+    --------
+    >>> runner_up(candidates("Tripoli", similar=False)).country
+    'LB'
+    >>> runner_up(candidates("Homs", similar=False)) is None
+    True
+    """
+    if not found:
+        return None
+    best = found[0]
+    for other in found[1:]:
+        if other.confidence < best.confidence - RUNNER_UP_MARGIN:
+            return None
+        if (
+            other.how != "similar spelling"
+            and great_circle_km(best.lat, best.lon, other.lat, other.lon) > RUNNER_UP_KM
+        ):
+            return other
+    return None
+
+
+#: Levels a name marked as an area may be ("Homs province").
+_REGIONS = frozenset({"admin1", "admin2"})
+#: Levels whose own name comes before every town of that name.
+_ABOVE_TOWNS = frozenset({"continent", "sea", "country"})
 
 
 def _exact(query: str, near: Bounds | None, curated: Curated, keep: Keep | None) -> list[Candidate]:
@@ -206,11 +306,19 @@ def _exact(query: str, near: Bounds | None, curated: Curated, keep: Keep | None)
     if not key:
         return []
     mine = _curated(curated.named(query), keep, query)
-    towns = _towns(query, key, near, keep)
     areas = _areas(areas_named(query), near, keep, query)
+    regions = [(a.country, a.name) for a in areas if a.level == "admin1" and a.how == "name"]
+    country = any(a.level == "country" for a in areas)  # "Taiwan": no city's other name
+    towns, famous = _towns(query, key, near, keep, regions, [] if country else regions)
     ids = {c.geonames_id for c in mine if c.geonames_id}
     towns = [t for t in towns if t.geonames_id not in ids and not _near_any(t, mine)]
     areas = [a for a in areas if a.geonames_id is None or a.geonames_id not in ids]
+    first = [t for t in towns if t.ref in famous]
+    if first:  # a capital, a large city, the town a region is named after (issue 26)
+        above = [a for a in areas if a.level in _ABOVE_TOWNS and a.how == "name"]
+        beside = CONFIDENCE["a region beside a renowned town of its name"]
+        below = [replace(a, confidence=min(a.confidence, beside)) for a in areas if a not in above]
+        return [*mine, *above, *first, *below, *(t for t in towns if t.ref not in famous)]
     if areas and towns and _town_first(query, key, towns[0], areas[0]):
         return [*mine, *towns, *areas]
     return [*mine, *areas, *towns]
@@ -255,7 +363,7 @@ def _from_place(place: Place, main: bool, matched: str) -> Candidate:
         place.lon,
         level,
         place.role,
-        _country_of(place.name, place.role, place.lat, place.lon),
+        place.country or _country_of(place.name, place.role, place.lat, place.lon),
         match_confidence("curated", main),
         f"curated: {place.source}" + (f" ({place.detail})" if place.detail else ""),
         matched,
@@ -267,7 +375,8 @@ def _from_place(place: Place, main: bool, matched: str) -> Candidate:
 
 @cache
 def _country_of(name: str, role: str, lat: float, lon: float) -> str | None:
-    """A curated place's country: by name for a country, else its nearest GeoNames town's."""
+    """A curated place's country, when its record does not say: by name for a country, else
+    its nearest GeoNames town's."""
     if role == "country":
         named = [a for a, _ in areas_named(name) if a.level == "country"]
         return named[0].country if named else None
@@ -278,15 +387,89 @@ def _country_of(name: str, role: str, lat: float, lon: float) -> str | None:
     return min(towns, key=lambda t: great_circle_km(lat, lon, t.lat, t.lon)).country
 
 
-def _towns(query: str, key: str, near: Bounds | None, keep: Keep | None) -> list[Candidate]:
-    """GeoNames towns called ``key``, the likeliest first (see :data:`CONFIDENCE`)."""
-    named = [(t, main) for t, main in geonames_named(key) if keep is None or keep(*t[2:5])]
-    rated = town_confidences([(main, _inside(near, t.lat, t.lon)) for t, main in named])
+def _towns(
+    query: str,
+    key: str,
+    near: Bounds | None,
+    keep: Keep | None,
+    regions: Sequence[tuple[str | None, str]] = (),
+    named_after: Sequence[tuple[str | None, str]] = (),
+) -> tuple[list[Candidate], set[str]]:
+    """GeoNames towns called ``key``, the likeliest first (see :data:`CONFIDENCE`), and the
+    refs of the renowned ones that lead (:func:`renowned`; ``regions``: the first-level
+    regions the name matched, ``(country, name)``; the cities of ``named_after`` that the
+    name spells another way join them: :func:`~routes.places.spellings.region_namesakes`)."""
+    named = geonames_named(key)
+    ids = {t.id for t, _main in named}
+    namesakes = region_namesakes(key, named_after, NAMESAKE_POPULATION)
+    named += [(t, True) for t in namesakes if t.id not in ids]
+    named = [(t, main) for t, main in named if keep is None or keep(*t[2:5])]
+    named = _own_names(key, named, regions, any(main for _t, main in named) or bool(regions))
+    famous = [  # where the story's region says nothing (none given)
+        near is None and main and renowned(t.population, t.capital, t.country, t.admin1, regions)
+        for t, main in named
+    ]
+    rated = town_confidences([(main, _inside(near, t.lat, t.lon)) for t, main in named], famous)
     found = [
         _from_town(town, main, query, confidence)
         for (town, main), confidence in zip(named, rated, strict=True)
     ]
-    return sorted(found, key=lambda c: (-c.confidence, -c.population, c.ref))
+    lead = CONFIDENCE["one of several renowned towns so called"]
+    leading = {
+        c.ref
+        for c, is_famous in zip(found, famous, strict=True)
+        if is_famous and c.confidence >= lead
+    }
+    order = sorted(found, key=lambda c: (-c.confidence, -c.population, c.ref))
+    return order, leading
+
+
+def _own_names(
+    key: str,
+    towns: list[tuple[GeoName, bool]],
+    regions: Sequence[tuple[str | None, str]],
+    named_so: bool,
+) -> list[tuple[GeoName, bool]]:
+    """``towns`` with ``main`` true for the names they are called by after all, where the
+    name is some place's own (``named_so``): the name of a capital as its country's
+    records write it ("St. George's" for Saint George's), another spelling of a town's own name
+    (:func:`~routes.places.geonames.own_spelling`: "Hama" for Ḩamāh, "Basra" for Basrah),
+    and the name of the first-level region a town of :data:`NAMESAKE_POPULATION` lies in
+    ("Durango" for Victoria de Durango, in Durango: it is called so, as its region is)."""
+    if not named_so:
+        return towns
+    return [
+        (t, main or t.capital == key or own_spelling(key, t.name)
+         or namesake(key, t.name, t.population, (t.country, t.admin1), regions))
+        for t, main in towns
+    ]  # fmt: skip
+
+
+def namesake(
+    key: str,
+    name: str,
+    population: int,
+    where: tuple[str | None, str | None],
+    regions: Iterable[tuple[str | None, str]],
+) -> bool:
+    """Whether a town called ``name`` (of ``population``, in ``where``: its country and
+    first-level region) is called ``key`` as the region it lies in is: one of
+    :data:`NAMESAKE_POPULATION` people in a region named ``key`` (``regions``:
+    ``(country, name)``), unless its own name is ``key`` and "City", which tells the
+    city from its region ("New York City", "Oklahoma City": "New York" is the state).
+
+    Examples
+    --------
+    >>> namesake("durango", "Victoria de Durango", 616_000, ("MX", "Durango"), [("MX", "Durango")])
+    True
+    >>> namesake("new york", "New York City", 8_804_190, ("US", "New York"), [("US", "New York")])
+    False
+    """
+    return (
+        population >= NAMESAKE_POPULATION
+        and (where[0], where[1] or "") in set(regions)
+        and normalize(name) not in {f"{key} city", f"city of {key}"}
+    )
 
 
 def _from_town(town: GeoName, main: bool, matched: str, confidence: float) -> Candidate:

@@ -1,8 +1,9 @@
 """The curated gazetteer: places with a sourced point, looked up by every name they go by.
 
-The gazetteer is the places of every scenario bundled in ``geodata/scenarios/``
-and of ``geodata/gazetteer.yaml``, each citing its source; a story's own places
-can be put in front (:meth:`Curated.with_places`). Names compare by
+The gazetteer is the places of every scenario bundled in ``geodata/scenarios/``,
+of ``geodata/gazetteer.yaml`` and of ``geodata/sites.yaml`` (camps, border crossings
+and named areas), each citing its source; a story's own places can be put in front
+(:meth:`Curated.with_places`). Names compare by
 :func:`~routes.places.names.normalize`; spellings that differ more (``Foah`` for
 ``Foua``) by :func:`~routes.places.names.skeleton`.
 """
@@ -26,7 +27,7 @@ class CuratedPlace:
 
     place: Place
     source: Source
-    origin: str  # the bundled file, e.g. "aleppo-2016-12" or "gazetteer"
+    origin: str  # the bundled file, e.g. "aleppo-2016-12", "gazetteer" or "sites"
 
 
 class Curated:
@@ -75,7 +76,8 @@ class Curated:
 
 @cache
 def curated_places() -> tuple[CuratedPlace, ...]:
-    """Every bundled scenario's places, then ``gazetteer.yaml``'s, each with its source.
+    """Every bundled scenario's places, then ``gazetteer.yaml``'s and ``sites.yaml``'s,
+    each with its source.
 
     Examples
     --------
@@ -87,7 +89,10 @@ def curated_places() -> tuple[CuratedPlace, ...]:
 
     records: list[CuratedPlace] = []
     for name in datasets.available():
-        loaded = scenario.load_gazetteer() if name == "gazetteer" else scenario.load(name)
+        if name in datasets.GAZETTEERS:
+            loaded: scenario.Gazetteer | scenario.Scenario = scenario.load_gazetteer(name)
+        else:
+            loaded = scenario.load(name)
         sources = {s.id: s for s in loaded.sources}
         records += [CuratedPlace(p, sources[p.source], name) for p in loaded.places]
     return tuple(records)
@@ -95,5 +100,5 @@ def curated_places() -> tuple[CuratedPlace, ...]:
 
 @cache
 def curated_gazetteer() -> Curated:
-    """The bundled curated places: every bundled scenario's, then ``gazetteer.yaml``'s."""
+    """The bundled curated places: every bundled scenario's, then the gazetteers'."""
     return Curated(record.place for record in curated_places())

