@@ -17,6 +17,7 @@ import gc
 import hashlib
 import json
 import logging
+import re
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
@@ -36,6 +37,7 @@ from routes.places.names import normalize, normalize_all, skeleton
 
 __all__ = [
     "INDEX_VERSION",
+    "OTHER_NAME_POPULATION",
     "SOURCES",
     "TABLES",
     "Bounds",
@@ -62,7 +64,14 @@ progress = logging.getLogger("routes.progress")
 Bounds = tuple[float, float, float, float]  # west, south, east, north
 
 #: The index's schema version (``PRAGMA user_version``); a file with another is rebuilt.
-INDEX_VERSION = 15  # 10: regions at their Natural Earth centroids; 11: seas; 12, 13: capitals
+#: A town smaller than this is never found by another name of its own ("Kiev" finds Kyiv,
+#: "Cologne" Köln; "Middle East" no part of Baltimore). LGL dev, P / F1 / acc@161: every such
+#: town kept .832 / .823 / .898; 1,000 .834 / .824 / .899; 5,000 .844 / .828 / .899;
+#: 10,000 .845 / .828 / .899; 50,000 .848 / .828 / .903; 100,000 .848 / .828 / .904;
+#: none .851 / .829 / .902 (which loses "Kiev", "Bombay", "Peking").
+OTHER_NAME_POPULATION = 100_000
+
+INDEX_VERSION = 16  # 10: regions at their Natural Earth centroids; 11: seas; 12, 13: capitals
 # 15: a town's main name key and its sounds in ``cities``; ``names`` holds the other keys
 
 #: The packages whose tables the index is built from; a new version of one, a new index.
@@ -453,31 +462,23 @@ def _write_index(path: Path, towns: list[dict[str, Any]]) -> None:
 
     step = _Steps(total=6)
     step("read the GeoNames cities500 table")
+    regions = _admin1_names([c["latitude"] for c in towns], [c["longitude"] for c in towns])
+    step("found each town's first-level region")
     with atomic_path(path) as tmp, closing(sqlite3.connect(tmp, check_same_thread=False)) as db:
         db.executescript(_SCHEMA)
-        own: list[tuple[str | None, str | None]] = []  # each town's main name key, sounds
         with _Background(db) as write:
             for at in range(0, len(towns), BATCH):
-                others, keys = _town_names(towns[at : at + BATCH])
+                batch = towns[at : at + BATCH]
+                others, own = _town_names(batch)
                 write(_NAMES_FROM_JSON, orjson.dumps(others))
-                own += keys
+                write(_CITIES_FROM_JSON, orjson.dumps(_city_rows(batch, regions[at:], own)))
             write("CREATE INDEX names_key ON names (key)")
-            step("normalised the towns' names")
-            regions = _admin1_names([c["latitude"] for c in towns], [c["longitude"] for c in towns])
-            step("found each town's first-level region")
+            step("normalised and wrote the towns' names")
             areas, area_names = _area_rows()
             step("listed continents, seas, countries and regions")
-        db.executemany(
-            "INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?, ?, '', ?, ?)",
-            [
-                (c["geonameid"], c["name"], c["latitude"], c["longitude"], c["countrycode"],
-                 c.get("population") or 0, region, key, sounds)
-                for c, region, (key, sounds) in zip(towns, regions, own, strict=True)
-            ],
-        )  # fmt: skip
         db.executemany("INSERT INTO areas VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", areas)
         db.executemany("INSERT INTO area_names VALUES (?, ?, ?, ?)", area_names)
-        step("wrote the towns and areas")
+        step("wrote the areas")
         db.executescript(
             "CREATE INDEX cities_key ON cities (key);"
             "CREATE INDEX cities_skeleton ON cities (skeleton);"
@@ -494,6 +495,31 @@ def _write_index(path: Path, towns: list[dict[str, Any]]) -> None:
         )
         db.commit()
         step("indexed the tables")
+
+
+#: GeoNames gives cities500's coordinates to five decimals: sent as integers of 1e-5
+#: degrees, SQLite's division gives back the very float Python read (see :class:`_Background`).
+_E5 = 100_000
+
+#: Rows of ``cities`` from a JSON array of rows (:func:`_city_rows`).
+_CITIES_FROM_JSON = f"""INSERT INTO cities SELECT json_extract(value, '$[0]'),
+json_extract(value, '$[1]'), json_extract(value, '$[2]') / {_E5}.0,
+json_extract(value, '$[3]') / {_E5}.0, json_extract(value, '$[4]'), json_extract(value, '$[5]'),
+json_extract(value, '$[6]'), '', json_extract(value, '$[7]'), json_extract(value, '$[8]')
+FROM json_each(?)"""
+
+
+def _city_rows(
+    towns: list[dict[str, Any]], regions: list[str], own: list[tuple[str | None, str | None]]
+) -> list[tuple[Any, ...]]:
+    """Rows of ``cities`` for JSON: coordinates as integers of 1e-5 degrees, checked exact."""
+    rows = []
+    for c, region, (key, sounds) in zip(towns, regions, own, strict=False):
+        lat, lon = round(c["latitude"] * _E5), round(c["longitude"] * _E5)
+        assert lat / _E5 == c["latitude"] and lon / _E5 == c["longitude"], c["geonameid"]
+        rows.append((c["geonameid"], c["name"], lat, lon, c["countrycode"],
+                     c.get("population") or 0, region, key, sounds))  # fmt: skip
+    return rows
 
 
 class _Steps:
@@ -515,7 +541,8 @@ class _Background:
     the first one's error.
 
     Only strings and integers go through JSON: SQLite may read a float one unit in the
-    last place off where its parser is less careful than Python's.
+    last place off where its parser is less careful than Python's (coordinates go as
+    integers of 1e-5 degrees, :data:`_E5`).
     """
 
     def __init__(self, db: sqlite3.Connection) -> None:
@@ -546,7 +573,7 @@ def _town_names(
     (:func:`~routes.places.names.normalize_all`), and a town's rows are its names' keys
     beside its id, as the million names are most of the work.
     """
-    written = [[c["name"], *(c.get("alternatenames") or ())] for c in towns]
+    written = [[c["name"], *_findable_names(c)] for c in towns]
     counts = [len(names) for names in written]
     keys = normalize_all(list(chain.from_iterable(written)))
     ids = [c["geonameid"] for c in towns]
@@ -556,6 +583,21 @@ def _town_names(
         del named[pair]  # the main name's key: in cities
     sounding = {key: skeleton(key) for key in set(own) if key}
     return [pair for pair in named if pair[0]], [(key or None, sounding.get(key)) for key in own]
+
+
+#: Letters of scripts other than Latin (Greek, Cyrillic, Arabic, Hebrew, Indic, CJK, …).
+_OTHER_SCRIPT = re.compile(r"[\u0370-\u1dff\u1f00-\u1fff\u2c80-\ua6ff\ua800-\uffff]")
+
+
+def _findable_names(town: dict[str, Any]) -> list[str]:
+    """A town's other names that a lookup may use: a town of fewer than
+    :data:`OTHER_NAME_POPULATION` people is found by its other names only through their
+    Latin spellings (its transliterations, :func:`~routes.places.names.variant`), so the
+    others (a quarter of cities500's names) are not indexed: a first run's time."""
+    names = town.get("alternatenames") or ()
+    if (town.get("population") or 0) >= OTHER_NAME_POPULATION:
+        return list(names)
+    return [n for n in names if n.isascii() or not _OTHER_SCRIPT.search(n)]
 
 
 def _mark_capitals(db: sqlite3.Connection) -> None:

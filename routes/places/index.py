@@ -28,7 +28,13 @@ from routes.places.candidates import (
 )
 from routes.places.curated import CuratedPlace, curated_places
 from routes.places.geocoder import NEAR_MARGIN_DEG
-from routes.places.geonames import GeoName, geonames_in, geonames_named_all, own_spelling
+from routes.places.geonames import (
+    OTHER_NAME_POPULATION,
+    GeoName,
+    geonames_in,
+    geonames_named_all,
+    own_spelling,
+)
 from routes.places.names import normalize
 from routes.places.regions import Area
 from routes.places.spellings import region_namesakes, spelled_towns
@@ -65,12 +71,6 @@ _LEVELS_ABOVE_TOWNS = frozenset({"continent", "sea", "country", "admin1"})
 #: LGL dev: acc@161 .887 keeping every such town, .890 at 100 and at 1000 (precision .831
 #: and .832), .891 at 10 and 30 (precision .830, .831).
 OTHER_NAME_FACTOR = 100
-#: A town smaller than this is never found by another name of its own ("Kiev" finds Kyiv,
-#: "Cologne" Köln; "Middle East" no part of Baltimore). LGL dev, P / F1 / acc@161: every such
-#: town kept .832 / .823 / .898; 1,000 .834 / .824 / .899; 5,000 .844 / .828 / .899;
-#: 10,000 .845 / .828 / .899; 50,000 .848 / .828 / .903; 100,000 .848 / .828 / .904;
-#: none .851 / .829 / .902 (which loses "Kiev", "Bombay", "Peking").
-OTHER_NAME_POPULATION = 100_000
 
 
 @dataclass(frozen=True)
