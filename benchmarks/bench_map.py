@@ -8,7 +8,8 @@ in one layer. Same result: every lean line stays within the tolerance plus round
 its routed line. Goal: ≤ 1 KB of route geometry per route.
 
 Also measured: the app's own page (:func:`routes.render.build_map`) on the same routes,
-and the default Aleppo map (proxy network, CDN assets), goal ≤ 300 KB.
+and the Aleppo map (proxy network) as ``routes map`` writes it (self-contained, goal
+under 1 MB) and with ``--cdn`` (goal ≤ 300 KB).
 """
 
 from __future__ import annotations
@@ -153,13 +154,23 @@ def test_app_map_route_geometry(
     assert met
 
 
-def test_aleppo_default_map(report: Callable[..., None]) -> None:
+@pytest.mark.parametrize(
+    ("cdn", "label", "goal", "limit"),
+    [
+        (False, "self-contained (default)", "< 1 MB", 1_000_000),
+        (True, "`--cdn`", "≤ 300 KB", 300 * 1024),
+    ],
+    ids=["default", "cdn"],
+)
+def test_aleppo_page(
+    cdn: bool, label: str, goal: str, limit: int, report: Callable[..., None]
+) -> None:
+    """The Aleppo page as ``routes map`` writes it: self-contained, or linking its CDNs."""
     story = scenario.load("aleppo-2016-12")
     G = network.proxy_network(story)
     best = corridors.route_corridors(G, story)
-    html = render.page(render.build_map(story, best, network=G), cdn=True)
-    kb = len(html.encode("utf-8")) / 1024
+    size = len(render.page(render.build_map(story, best, network=G), cdn=cdn).encode("utf-8"))
     vertices = int(np.sum([len(g.coords) for g in best.geometry if g is not None]))
-    report("map: default Aleppo page (proxy, CDN)", "", f"{kb:.0f} KB ({vertices} route vertices)",
-           "", "≤ 300 KB", kb <= 300)  # fmt: skip
-    assert kb <= 300
+    kb = f"{size / 1024:.0f} KB ({vertices} route vertices)"
+    report(f"map: Aleppo page, {label} (proxy)", "", kb, "", goal, size <= limit)
+    assert size <= limit
