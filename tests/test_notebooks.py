@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
@@ -23,6 +27,9 @@ EXPECTED = {"01-places.ipynb", "02-corridors.ipynb", "03-your-own-story.ipynb"}
 
 #: Longest a single cell may run, seconds. A whole notebook takes seconds.
 CELL_TIMEOUT_S = 600
+
+#: Notebooks that show a map in a cell (``render.view``).
+WITH_MAPS = EXPECTED
 
 #: Notebook metadata a committed notebook may carry, and cell metadata.
 NOTEBOOK_METADATA = {"kernelspec", "language_info"}
@@ -82,7 +89,7 @@ def test_committed_without_outputs(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda path: path.name)
-def test_runs_top_to_bottom_offline(path: Path) -> None:
+def test_runs_top_to_bottom_offline(path: Path, browser: Browser, tmp_path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     nb.cells.insert(0, nbformat.v4.new_code_cell(_BLOCK_NETWORK, id="test-block-network"))
     nb.cells.append(nbformat.v4.new_code_cell(_CHECK_NETWORK, id="test-check-network"))
@@ -97,6 +104,30 @@ def test_runs_top_to_bottom_offline(path: Path) -> None:
     except CellExecutionError as exc:
         message = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))  # the traceback's colours
         pytest.fail(f"{path.name} failed:\n{message}", pytrace=False)
+    maps = [
+        output["data"]["text/html"]
+        for cell in nb.cells
+        for output in cell.get("outputs", [])
+        if "<iframe srcdoc=" in output.get("data", {}).get("text/html", "")
+    ]
+    assert bool(maps) == (path.name in WITH_MAPS), f"{path.name}: {len(maps)} map cells"
+    for n, cell_html in enumerate(maps):
+        _shows_the_map_offline(browser, tmp_path / f"cell-{n}.html", cell_html)
+
+
+def _shows_the_map_offline(browser: Browser, html: Path, cell_html: str) -> None:
+    """A map cell's output, opened with every request but the page itself refused, draws
+    its markers and lines: the frame carries Leaflet, as ``routes map``'s page does."""
+    html.write_text(f"<!doctype html><html><body>{cell_html}</body></html>", encoding="utf-8")
+    page = browser.new_page()
+    refused: list[str] = []
+    page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("file:", "about:",
+               "data:")) else (refused.append(r.request.url), r.abort()))  # fmt: skip
+    page.goto(html.as_uri())
+    frame = page.frame_locator("iframe")
+    frame.locator("path.leaflet-interactive").first.wait_for(timeout=15_000)
+    assert not [url for url in refused if "tile" not in url], refused
+    page.close()
 
 
 def test_notebook_03s_prose_about_its_places_holds() -> None:

@@ -11,7 +11,7 @@ Render never routes: the corridor table and the graph carry all it draws.
 from __future__ import annotations
 
 from routes.render.markup import escape
-from routes.render.page import build_map, page, save
+from routes.render.page import Inline, build_map, page, save, view
 from routes.render.png import save_png
 from routes.render.style import (
     BORDER_COLOUR,
@@ -29,9 +29,11 @@ __all__ = [
     "OKABE_ITO",
     "ROLE_STYLE",
     "STATUS_STYLE",
+    "Inline",
     "build_map",
     "escape",
     "page",
     "save",
     "save_png",
+    "view",
 ]

@@ -26,7 +26,7 @@ __all__ = ["ASSETS", "PACKAGE", "AssetError", "inline", "text"]
 PACKAGE = "folium-offline"
 _MODULE, _FILE, _TABLE = "offlinefolium", "elements.py", "_res"
 
-#: Every file a map may link, by its CDN URL (folium 0.20's pins).
+#: Every file ``routes map``'s page may link, by its CDN URL (folium 0.20's pins).
 ASSETS = (
     "https://cdn.jsdelivr.net/npm/leaflet@1.9.3/dist/leaflet.js",
     "https://cdn.jsdelivr.net/npm/leaflet@1.9.3/dist/leaflet.css",
@@ -71,7 +71,8 @@ def inline(page: str) -> str:
 
 @cache
 def _package_files() -> dict[str, str]:
-    """``{CDN URL: file text}`` of the files :data:`ASSETS` names, read from the package."""
+    """``{CDN URL: file text}`` of every file the package ships (:data:`ASSETS` and the
+    files of folium's other elements, such as ``GeoDataFrame.explore``'s)."""
     spec = importlib.util.find_spec(_MODULE)  # finds a top-level package without importing it
     folders = list(spec.submodule_search_locations or []) if spec else []
     source = next((Path(f, _FILE) for f in folders if Path(f, _FILE).is_file()), None)
@@ -80,7 +81,7 @@ def _package_files() -> dict[str, str]:
             f"a self-contained map needs the Python package {PACKAGE} "
             f"(pip install {PACKAGE}); or write the small page with --cdn"
         )
-    wanted, found = set(ASSETS), {}
+    found = {}
     for node in ast.parse(source.read_text(encoding="utf-8")).body:
         if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Constant):
             continue
@@ -90,7 +91,7 @@ def _package_files() -> dict[str, str]:
             and isinstance(target.value, ast.Name)
             and target.value.id == _TABLE
             and isinstance(target.slice, ast.Constant)
-            and target.slice.value in wanted
+            and isinstance(target.slice.value, str)
             and isinstance(body, str)
         ):
             found[target.slice.value] = body

@@ -7,7 +7,9 @@ package :mod:`routes.render.assets` names), or with ``cdn`` the small page that 
 
 from __future__ import annotations
 
+import html
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -48,9 +50,11 @@ if TYPE_CHECKING:
 __all__ = [
     "ASSETS_CSS",
     "ASSETS_JS",
+    "Inline",
     "build_map",
     "page",
     "save",
+    "view",
 ]
 
 
@@ -202,3 +206,23 @@ def page(m: folium.Map, *, cdn: bool = False) -> str:
 def save(m: folium.Map, path: str | Path, *, cdn: bool = False) -> Path:
     """Write the page atomically: a failed run leaves no half-written file."""
     return write_atomically(Path(path), page(m, cdn=cdn).encode("utf-8"))
+
+
+@dataclass(frozen=True)
+class Inline:
+    """A page shown in a notebook cell, in a frame of its own (Jupyter calls ``_repr_html_``)."""
+
+    page: str
+    height_px: int = 600
+
+    def _repr_html_(self) -> str:
+        return (
+            f'<iframe srcdoc="{html.escape(self.page, quote=True)}" title="map" '
+            f'style="width:100%;height:{self.height_px}px;border:none"></iframe>'
+        )
+
+
+def view(m: folium.Map, *, height_px: int = 600) -> Inline:
+    """The self-contained page for a notebook: unlike folium's own display (which loads
+    Leaflet from CDNs), it shows the map with no network, as the saved page does."""
+    return Inline(page(m), height_px)
