@@ -141,8 +141,7 @@ DraftOption = Annotated[
 
 
 def _output(help: str, *, folder: bool = False) -> Any:
-    """The ``--output/-o`` option every command that writes names the same way: one file
-    (``FILE``) or, with ``folder``, a folder to write into (``DIR``)."""
+    """Every writing command's ``--output/-o``: one ``FILE``, or with ``folder`` a ``DIR``."""
     if folder:
         return typer.Option("--output", "-o", file_okay=False, metavar="DIR", help=help)
     return typer.Option("--output", "-o", dir_okay=False, metavar="FILE", help=help)
@@ -211,8 +210,7 @@ def _routing_options(*, alternatives: bool = True) -> Callable[[Any], Any]:
 
 @contextmanager
 def _user_errors() -> Iterator[None]:
-    """Turn every user-facing failure into one red line (a scenario's problems: one line
-    each) and exit code 2."""
+    """Every user-facing failure as one red line (a scenario's: one per problem), exit 2."""
     from routes.errors import ScenarioError
 
     try:
@@ -475,9 +473,11 @@ def export(
     ] = False,
 ) -> None:
     """Write places, corridors, claims and the network used; print the file paths."""
+    from routes import _io
     from routes import export as exports
 
     with _user_errors():
+        _io.make_folder(output)  # a mistyped -o is refused before the routing, not after it
         run = _route(scenario, routing)
         layers = exports.layers(run.scenario, run.corridors, run.network, avoided=run.avoided)
         paths = exports.write(layers, fmt.value, output, run.scenario.story.id, hxl=hxl)

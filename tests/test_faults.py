@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 import yaml
 from conftest import write_yaml
+from osm_support import helsinki_osm  # noqa: F401  (a pytest fixture)
 
 from routes import datasets, settings
 from routes.cli import app
@@ -624,9 +625,9 @@ def test_an_output_that_is_not_a_regular_file_is_refused(
 @pytest.mark.parametrize(
     "command",
     [
-        ["map", "--offline", "-o", "{missing}/x.html"],
+        ["map", "--offline", "--osm", "{story}.osm", "-o", "{missing}/x.html"],
         ["extract", "{story}", "-o", "{missing}/x.yaml"],
-        ["export", "--offline", "-f", "csv", "-o", "{missing}/deeper"],
+        ["export", "--offline", "--osm", "{story}.osm", "-f", "csv", "-o", "{missing}/deeper"],
     ],
     ids=["map", "extract", "export"],
 )
@@ -637,6 +638,7 @@ def test_output_into_a_missing_folder_is_one_line(
     story.write_text("Buses left Aleppo for Idlib on 15 December 2016.", encoding="utf-8")
     missing = tmp_path / "no" / "such"
     args = [a.format(missing=missing, story=story) for a in command]
+    # checked before any work: the missing OSM file ({story}.osm) would be refused after it
     assert "does not exist" in refused(runner.invoke(app, args))
     assert not (tmp_path / "no").exists()
 
@@ -750,3 +752,30 @@ def test_duplicate_yaml_keys_are_an_error(tmp_path: Path, runner: Any) -> None:
     assert result.exit_code == 2 and "Traceback" not in result.output
     line = text[: text.index("  - id: aleppo\n")].count("\n") + 2  # the second 'id'
     assert f"line {line}: not valid YAML (key 'id' given twice" in result.stderr.splitlines()[0]
+
+
+def test_an_osm_file_edited_while_it_is_read_is_not_cached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, graph_cache: Path, helsinki_osm: Path
+) -> None:
+    """The file is hashed, then parsed: an edit in between would keep the new roads under
+    the old file's key. The run stops with one line and caches nothing; the next run reads
+    the file as it is."""
+    from routes import network
+    from routes.errors import NetworkError
+    from routes.network import osmfile
+
+    osm = shutil.copy(helsinki_osm, tmp_path / "roads.osm")
+    real = osmfile.road_arrays
+
+    def read_then_edit(path: Any, **kwargs: Any) -> Any:
+        arrays = real(path, **kwargs)
+        with open(path, "a", encoding="utf-8") as f:
+            f.write("<!-- edited -->\n")
+        return arrays
+
+    with monkeypatch.context() as patched:
+        patched.setattr(osmfile, "road_arrays", read_then_edit)
+        with pytest.raises(NetworkError, match="changed while it was read"):
+            network.from_osm_file(osm)
+    assert not list(graph_cache.rglob("osm-*")), "an entry of roads that were not hashed"
+    assert network.from_osm_file(osm).graph["network_source"] == "osm"

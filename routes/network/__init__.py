@@ -338,18 +338,28 @@ def from_osm_file(path: str | Path) -> RoadNetwork:
             f"{path.name}: not an OSM file; expected one of {', '.join(OSM_SUFFIXES)}"
         )
 
+    hashed = _fingerprint(path)
+
     def build() -> RoadArrays:
         from routes.network.osmfile import road_arrays
 
         arrays = road_arrays(
             path, highways=DRIVABLE, speeds=HIGHWAY_SPEEDS_KPH, fallback=HIGHWAY_SPEEDS_KPH["road"]
         )
+        if _fingerprint(path) != hashed:  # the roads read are not those hashed: cache nothing
+            raise NetworkError(f"{path.name} changed while it was read; run again")
         arrays.graph.update(network_source="osm", source="", osm_date="")
         return arrays
 
     roads = _cached(f"osm-{file_sha256(path)[:20]}", build, lazy=True)
     roads.graph["source"] = f"OpenStreetMap file {path.name}"  # the cache may hold a copy
     return roads
+
+
+def _fingerprint(path: Path) -> tuple[int, int, int]:
+    """What changes when a file is written to: its inode, size and modification time."""
+    st = path.stat()
+    return st.st_ino, st.st_size, st.st_mtime_ns
 
 
 def write_roads_xml(
