@@ -34,6 +34,9 @@ __all__ = ["Index", "contribution", "contributions", "scan", "store", "write_sto
 
 log = logging.getLogger("routes")
 
+#: Marks a cached story that the next run drafts again (no content hash starts so).
+RETRY = "retry-"
+
 #: Lines files kept open at once while ``stories.jsonl`` is streamed (the others reopen).
 OPEN_FILES = 16
 
@@ -64,11 +67,21 @@ def store(cache: Path, hashes: list[str], records: list[dict[str, Any]]) -> dict
     name = "part-" + hashlib.sha256("".join(hashes).encode()).hexdigest()[:24]
     stories = [[h, r["id"], r["status"] == "ok"] for h, r in zip(hashes, records, strict=True)]
     flows = [[n, r["id"], c] for n, r in enumerate(records) if (c := contribution(r))]
-    summary = {"sha256": hashlib.sha256(data).hexdigest(), "stories": stories, "flows": flows}
+    # A story stopped by its time limit is this run's error line but not remembered: the
+    # limit is the machine's load as much as the story's, so the next run drafts it again.
+    kept = [
+        [RETRY + h if _timed_out(r) else h, *rest]
+        for (h, *rest), r in zip(stories, records, strict=True)
+    ]
+    summary = {"sha256": hashlib.sha256(data).hexdigest(), "stories": kept, "flows": flows}
     cache.mkdir(parents=True, exist_ok=True)  # the run's own cache folder
     write_atomically(inside(cache, f"{name}.json"), json.dumps(summary).encode("utf-8"))
     write_atomically(inside(cache, f"{name}.jsonl"), data)
     return {"name": name, "stories": stories}
+
+
+def _timed_out(record: dict[str, Any]) -> bool:
+    return str(record.get("error") or "").startswith("StoryTimeout:")
 
 
 def scan(cache: Path, wanted: set[str]) -> Index:
