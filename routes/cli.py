@@ -391,10 +391,10 @@ def map_command(
     A page whose inputs (scenario, options, network source, code, libraries) have not
     changed since the run that wrote it is left as it is.
     """
-    from routes import pipeline
+    from routes import _io, pipeline
 
     with _user_errors():
-        size = _size(png_size)
+        size, png = _size(png_size), None if png is None else _io.writable(png)  # before work
         page = pipeline.map_page(
             scenario,
             output,

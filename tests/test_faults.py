@@ -629,10 +629,11 @@ def test_an_output_that_is_not_a_regular_file_is_refused(
     "command",
     [
         ["map", "--offline", "--osm", "{story}.osm", "-o", "{missing}/x.html"],
+        ["map", "--offline", "--osm", "{story}.osm", "--png", "{missing}/x.png"],
         ["extract", "{story}", "-o", "{missing}/x.yaml"],
         ["export", "--offline", "--osm", "{story}.osm", "-f", "csv", "-o", "{missing}/deeper"],
     ],
-    ids=["map", "extract", "export"],
+    ids=["map", "map-png", "extract", "export"],
 )
 def test_output_into_a_missing_folder_is_one_line(
     command: list[str], tmp_path: Path, runner: Any
