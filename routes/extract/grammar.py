@@ -91,12 +91,27 @@ PLACE_FIRST_WORDS = frozenset(
 PERSONS = frozenset(["he", "she"])
 #: How many sentences back a person's last stop is looked for.
 PERSON_REACH = 2
+#: Words before a group that make it some among the people who move, not the people.
+PART_WORDS = frozenset(["including", "among", "like", "plus", "besides", "with", "and"])
+#: Words of a frontier: a country next to one names where the border is, not an end.
+BORDER_WORDS = frozenset(["border", "borders", "frontier", "frontiers", "boundary"])
+#: Verbs of flight whose object's place ("fled the shelling in X") is where people left.
+FLIGHT_VERBS = frozenset(["fled", "flee", "flees", "fleeing", "escape", "escaped", "escaping"])
+#: How many words back a verb governs a phrase's "in", "at" or "for" (:meth:`_governed`).
+GOVERN_REACH = 9
+#: Prepositions of an end: a phrase after them is no longer the verb's object.
+_GOING = frozenset(["to", "into", "toward", "towards", "from", "via", "for"])
 #: Ends that are no stop on a person's way (a whole country or province).
 _AREAS = frozenset(["country", "admin1"])
 #: Compass words: "south of Mosul" locates, "to the south of Syria" goes.
 COMPASS = frozenset(["north", "south", "east", "west"])
+#: The words between a region and its capital that name the town after them.
+_CAPITAL_OF = re.compile(r"\s+(?:state\s+|provincial\s+|regional\s+)?capital,?\s+")
 #: The words that list places: "A, B and C", "A or B".
-_LIST = re.compile(r"\s*(,|and|or|,\s*and|,\s*or|and\s+to|or\s+to)\s*")
+_LIST = re.compile(
+    r"\s*(,|and|or|,\s*and|,\s*or|and\s+to|or\s+to)\s*"
+    r"((north|south|east|west|central)(ern|east|west|eastern|western)?\s+)?"  # "and southern X"
+)
 
 
 @dataclass(frozen=True)
@@ -208,6 +223,7 @@ class Grammar(Movers):
             and low not in STOPWORDS
             and low not in DEMONYMS
             and low.rstrip("s") not in DEMONYMS
+            and normalize(t.text) not in self.x.demonyms
             and low not in ORG_HEADS
             and low not in TITLES
             and low not in UNRESOLVED_HEADS
@@ -285,6 +301,7 @@ class Grammar(Movers):
         """Every clause's movement, in text order (clauses that name no end left out)."""
         names = self._names(toponyms, unresolved)
         self._groups = _demonym_groups(self.toks, toponyms, typed)
+        self._aid = {}
         out: list[Claim] = []
         groups: list[list[str]] = []  # coordinated places, for "those two towns"
         last: list[str] = []  # the last destination, for "there"
@@ -326,12 +343,16 @@ class Grammar(Movers):
         leg ("He would go to the nearby city of X" after arriving at a crossing)."""
         roles, joined = self._roles(clause, names)
         verb = next((k for k in clause if self._motion(k)), clause[-1])
-        group = [r for k in clause if k < verb for r in self._groups.get(k, [])]
+        group = [r for k in clause if k < verb and self._heads(k) for r in self._groups.get(k, [])]
         if not roles:  # "Nearly 130,000 Venezuelans crossed the border"
             return [Claim(si, group[:1], [], mover="people", group=True)] if group else []
         mover, inbound = self._mover(clause, si, figures)
         if not mover and previous is not None:
             mover, inbound = previous.mover, previous.inbound
+        if mover == "vehicles" and self._aid_again(clause, si):
+            mover, inbound = "aid", False
+        if mover == "aid":
+            self._saw_aid(clause, si)
         returning = any(self._returning(k) for k in clause)
         chained = self.toks[clause[0]].lower == "then" and previous is not None
         person = (
@@ -349,6 +370,12 @@ class Grammar(Movers):
             Claim(si, origins, dests, via, mover, inbound, not returning, chained, stated, parts)
             for origins, dests, via, stated in legs
         ]
+
+    def _heads(self, k: int) -> bool:
+        """A demonym that is the clause's people ("Venezuelans crossed"), not some among
+        them ("passengers including Americans arrived")."""
+        prev = self._prev_word(k)
+        return prev is None or prev.lower not in PART_WORDS
 
     def _part(self, k: int, names: dict[int, Name]) -> bool:
         """ "southern Mexico", "northwest Syria": a part of a country, not the whole."""
@@ -480,6 +507,8 @@ class Grammar(Movers):
         nxt = self._next(name.last)
         if nxt is not None and nxt.text.islower() and self._gap(toks[name.last], nxt) == "-":
             return None  # "Iran-aligned", "Russian-occupied": a modifier, not a place
+        if self._border_of(name):
+            return None  # "to the Israel border", "to the border with Jordan": not into it
         j, steps = k - 1, 0
         while j >= 0 and toks[j].sentence == toks[k].sentence and steps < REACH:
             if _BREAK.search(self._gap(toks[j], toks[j + 1])) or toks[j].quoted:
@@ -487,7 +516,8 @@ class Grammar(Movers):
             other = names.get(j)
             if other is not None and other.first != name.first:
                 between = self.text[toks[j].end : toks[k].start]
-                if re.match(r"['’]s\b", between):  # Yemen's capital Sanaa
+                if re.match(r"['’]s\b", between) or _CAPITAL_OF.fullmatch(between):
+                    # Yemen's capital Sanaa, West Darfur capital El Geneina
                     j, steps = other.first - 1, steps + 1
                     continue
                 if _LIST.fullmatch(between) and not _locator(name, other, between):
@@ -502,6 +532,20 @@ class Grammar(Movers):
             return role
         return None
 
+    def _border_of(self, name: Name) -> bool:
+        """A country that only names a border people go to: "the Israel border", "the
+        border with Jordan" (they reach the frontier, not the country)."""
+        if name.feature != "country":
+            return False
+        nxt, prev = self._next(name.last), self._prev_word(name.first)
+        if nxt is not None and nxt.lower in BORDER_WORDS:
+            return True
+        before = self._prev_word(name.first, 1)
+        return (
+            prev is not None and prev.lower == "with" and before is not None
+            and before.lower in BORDER_WORDS
+        )  # fmt: skip
+
     def _locates_next(self, name: Name, names: dict[int, Name]) -> bool:
         """``name`` only says where the next place is ("Syria's Idlib"), or is a state capital's."""
         nxt = self._next(name.last)
@@ -510,7 +554,13 @@ class Grammar(Movers):
         if nxt.text in {"'s", "’s"}:
             return any(names.get(name.last + s) not in (None, name) for s in range(2, 7))
         after = {t.lower for t in (self._next(name.last, s) for s in (0, 1, 2)) if t is not None}
-        return "capital" in after and name.feature in {"admin1", "admin2", "country"}
+        if "capital" not in after:
+            return False
+        if name.feature in {"admin1", "admin2", "country"}:
+            return True
+        between = self.text[self.toks[name.last].end : self.toks[name.last].end + 40]
+        head = _CAPITAL_OF.match(between)  # "West Darfur capital El Geneina"
+        return head is not None and names.get(name.last + len(head.group().split()) + 1) is not None
 
     def _cue(self, j: int) -> str | None:
         """The role word ``j`` gives a place after it: a role, None (stop), or "" (go on)."""
@@ -529,7 +579,10 @@ class Grammar(Movers):
                 return None  # "a camp south of Mosul" says where the camp is
             return ""
         if low in {"in", "inside"}:
-            return _in_role(prev_low)
+            role = _in_role(prev_low)
+            if role is None and self._governed(j, FLIGHT_VERBS):
+                return "origin"  # "fled the shelling in X"
+            return role
         if low in {"at", "near", "outside", "around"}:
             if prev_low in REFUGE_WORDS or prev_low.startswith("arriv"):
                 return "destination"
@@ -537,14 +590,16 @@ class Grammar(Movers):
                 return "via"
             if low != "at" and (prev_low in LOCATION_NOUNS or prev_low in PLACE_HEADS):
                 return ""  # villages near Mosul, the camps around Goma
+            if low == "at" and self._governed(j, FLIGHT_VERBS):
+                return "origin"  # "to flee the siege at the enclave of X"
             return "" if low == "around" else None
         if low in {"to", "into", "towards", "toward", "onto"}:
             if prev_low in NOT_DESTINATION_TO or (low == "to" and self._infinitive(j)):
                 return None
             return "onward" if prev_low in ONWARD_WORDS else "destination"
-        if low == "for":
+        if low == "for":  # "left X for Y", "flee the former republic of X for Y"
             words = {self.toks[x].lower for x in range(max(0, j - 5), j)}
-            return "destination" if words & FOR_VERBS else None
+            return "destination" if words & FOR_VERBS or self._governed(j, FOR_VERBS) else None
         if low == "via":
             return "via"
         if low in ORIGIN_VERBS or low.startswith("escap"):
@@ -554,6 +609,20 @@ class Grammar(Movers):
         if low in END_STOPS:
             return None
         return ""
+
+    def _governed(self, j: int, verbs: frozenset[str]) -> bool:
+        """One of ``verbs`` governs the phrase that ``j`` ends: it comes at most
+        :data:`GOVERN_REACH` words before, with no other place, end's preposition, clause
+        word or stop between ("fled the cold and the siege at X", "flee X's republic for Y")."""
+        for s in range(GOVERN_REACH):
+            t = self._prev_word(j, s)
+            if t is None or _BREAK.search(self._gap(t, self.toks[j - s])):
+                return False
+            if t.lower in verbs:
+                return True
+            if t.lower in END_STOPS or t.lower in _GOING:
+                return False
+        return False
 
     def _infinitive(self, j: int) -> bool:
         """ "to provide corridors in X", "to set up in X": "to" before a verb, no destination."""

@@ -205,7 +205,7 @@ DEMONYMS = frozenset(
         romanian russian saudi scottish shia shiite shi'ite somali soviet spanish sudanese sunni
         swedish swiss syriac syrian tunisian turkish turkmen turkoman ukrainian welsh yazidi
         yemeni alawite armenian bosnian serbian croatian albanian algerian bangladeshi chechen
-        uzbek tajik uighur uyghur yemenite bedouin
+        uzbek tajik uighur uyghur yemenite bedouin yugoslav
         """
     )
 )
@@ -497,7 +497,8 @@ RESIDENT_NOUNS = frozenset(
     _words(
         """
         people civilians residents inhabitants families population villagers natives citizens
-        refugees evacuees migrants rebels fighters students children women
+        refugees evacuees migrants rebels fighters students children women resident inhabitant
+        villager native citizen
         """
     )
 )

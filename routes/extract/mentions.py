@@ -94,6 +94,7 @@ class Mentions(Document):
                 if (
                     (gap in {" ", "-"} and (nxt.is_namey or self._is_article(j + 1)))
                     or (gap == " " and nxt.lower in NAME_JOINERS and self._joins(j + 2, j + 1))
+                    or (gap == "-" and self._hyphen_joined(j + 1))
                     or self._prefix(j)
                 ):
                     j += 1
@@ -110,6 +111,19 @@ class Mentions(Document):
                     break
             yield i, j
             i = j + 1
+
+    def _hyphen_joined(self, k: int) -> bool:
+        """Token ``k`` is a small lower-case word inside a hyphened name, between two of its
+        capitalised words ("Port-au-Prince", "Rostov-on-Don")."""
+        toks = self.toks
+        return (
+            toks[k].text.islower()
+            and len(toks[k].text) <= 4
+            and k + 1 < len(toks)
+            and toks[k + 1].sentence == toks[k].sentence
+            and self._gap(toks[k], toks[k + 1]) == "-"
+            and toks[k + 1].is_namey
+        )
 
     def _prefix(self, k: int) -> bool:
         """Token ``k`` is "St." (or "Mt.", "Ft.") before a name: the name's first word."""
@@ -159,7 +173,11 @@ class Mentions(Document):
         return self._is_article(i) and self._gap(t, self.toks[i + 1]) == "-"
 
     def _is_demonym(self, t: Token) -> bool:
-        return t.lower in DEMONYMS or t.lower.rstrip("s") in DEMONYMS
+        """A word of nationality: the lexicon's, or a capitalised demonym of a country
+        ("Chadian", "Bahamians"; countryinfo's, through the index)."""
+        if t.lower in DEMONYMS or t.lower.rstrip("s") in DEMONYMS:
+            return True
+        return t.text[:1].isupper() and normalize(t.text) in self.x.demonyms
 
     def _strip(self, i: int, j: int) -> tuple[int, int]:
         """Drop leading and trailing words that are not part of a name."""
@@ -658,7 +676,12 @@ class Mentions(Document):
             and not any(c.feature == "country" for c in m.candidates)
         ):
             return "a person's name used elsewhere in the story"
-        if nxt is not None and nxt.lower in ORG_HEADS and self._gap(self.toks[m.last], nxt) == " ":
+        if (
+            nxt is not None
+            and nxt.lower in ORG_HEADS
+            and nxt.text != "airport"  # "flying from Kabul airport": the town's
+            and self._gap(self.toks[m.last], nxt) == " "
+        ):
             return f"followed by {nxt.text!r}: the name of an organisation or building"
         prev = self._prev_word(m.first)
         if (

@@ -44,7 +44,7 @@ SAME_PLACE_KM = 10.0
 SITE_KM = 1.0
 #: Curated roles of sites beside towns (``geodata/sites.yaml``), not towns.
 SITES = frozenset({"camp", "area", "border_crossing", "neighbourhood", "waypoint"})
-#: A toponym less sure than this, outside the story's country, is no movement's end: its
+#: A toponym less sure than this, outside the story's countries, is no movement's end: its
 #: name is kept unresolved instead of sending the movement to a far namesake (so is one
 #: only far namesakes have: ``Toponyms.far_only``).
 WEAK_END = 0.35
@@ -70,7 +70,8 @@ class Movements(Grammar):
         ends = [
             t
             for t in toponyms
-            if (t.confidence >= WEAK_END or t.place.country == focus) and t.start not in far
+            if (t.confidence >= WEAK_END or t.place.country in {focus, *self.countries})
+            and t.start not in far
         ]
         places = {t.place.ref: t.place for t in ends}
         unresolved: dict[str, Unresolved] = {}
@@ -113,7 +114,10 @@ class Movements(Grammar):
         out: list[VehicleDraft] = []
         at = by_sentence(figures)
         for c in claims:
-            arriving = main_origin is not None and not set(c.destinations) & origins
+            # vehicles that left a place they name, or arrive where people are not leaving,
+            # carried people
+            started = main_origin is not None or bool(c.origins and c.destinations)
+            arriving = started and not set(c.destinations) & origins
             if c.mover == "vehicles" and not c.inbound and arriving:
                 c.mover = "people"  # "the first convoy of 22 buses arrived in Poltava"
                 continue
@@ -381,8 +385,10 @@ def _finer(fine: MovementDraft, coarse: MovementDraft, places: dict[str, Candida
     def within(x: str, y: str) -> bool:
         return x == y or (x in places and y in places and _contains(places[y], places[x]))
 
+    origin = fine.origins[0]  # a region of the country left is that flight, finer; a town
+    region = origin in places and places[origin].feature in {"admin1", "admin2", "area"}
     return (
-        within(fine.origins[0], coarse.origins[0])
+        (origin == coarse.origins[0] or (region and within(origin, coarse.origins[0])))
         and within(fine.destinations[0], coarse.destinations[0])
         and (fine.origins[0], fine.destinations[0]) != (coarse.origins[0], coarse.destinations[0])
     )

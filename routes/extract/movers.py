@@ -25,6 +25,7 @@ from routes.extract.lexicon import (
     MOVER_NOUNS,
     MOVER_PRONOUNS,
     SEND_VERBS,
+    SPEECH_VERBS,
     VEHICLE_NOUNS,
 )
 from routes.extract.text import Document
@@ -56,10 +57,38 @@ VEHICLE_BUSINESS = frozenset(
 OBJECT_PRONOUNS = frozenset(["them", "us", "him", "her"])
 #: Every word of movement (the prefixes aside).
 _MOTION = MOTION_WORDS | MOVE_WORDS
+#: How many sentences after an aid convoy's the same vehicles are still that convoy.
+AID_REACH = 2
 
 
 class Movers(Document):
     """Who moves in a clause (see the module's docstring)."""
+
+    #: A vehicle noun ("convoy") → the last sentence whose clause made it an aid convoy.
+    _aid: dict[str, int]
+
+    def _aid_again(self, clause: list[int], si: int) -> bool:
+        """Vehicles an aid convoy's clause named just before ("an inter-agency convoy is
+        delivering assistance to A. ... a convoy is also under way to B"): the same convoy."""
+        nouns = {_stem(self.toks[k].lower) for k in clause if self.toks[k].lower in VEHICLE_NOUNS}
+        return any(0 <= si - self._aid.get(n, -99) <= AID_REACH for n in nouns)
+
+    def _saw_aid(self, clause: list[int], si: int) -> None:
+        """Remember the vehicle nouns of an aid convoy's clause."""
+        for k in clause:
+            if self.toks[k].lower in VEHICLE_NOUNS:
+                self._aid[_stem(self.toks[k].lower)] = si
+
+    def _subject(self, clause: list[int], verb: int) -> list[int]:
+        """The words before the clause's verb, past a speaker's ("he said a convoy has yet
+        to cross ...": the convoy, not "he"); a bare "that" ("people that fled") cuts nothing."""
+        before = clause[:verb]
+        cut = max(
+            (n + 1 for n, k in enumerate(before)
+             if self.toks[k].lower in SPEECH_VERBS or self.toks[k].lower == "that"),
+            default=0,
+        )  # fmt: skip
+        return before[cut:] if cut < len(before) else before
 
     def _motion(self, k: int) -> bool:
         if k < 0 or k >= len(self.toks):
@@ -74,7 +103,7 @@ class Movers(Document):
             (n for n, k in enumerate(clause) if self._motion(k) and not _noun(toks[k].lower)),
             len(clause),
         )
-        subject, rest = clause[:verb], clause[verb:]
+        subject, rest = self._subject(clause, verb), clause[verb:]
         words = [toks[k].lower for k in clause]
         sending = any(w in SEND_VERBS for w in words) or self._fetching(clause)
         convoy = any(toks[k].lower in VEHICLE_NOUNS for k in clause)
@@ -162,6 +191,11 @@ class Movers(Document):
                 if any(toks[x].lower in MOVER_NOUNS | {"them", "us", "him", "her"} for x in ahead):
                     return True
         return False
+
+
+def _stem(word: str) -> str:
+    """A vehicle noun without its plural ending ("convoys" → "convoy")."""
+    return word.removesuffix("es") if word.endswith("ses") else word.removesuffix("s")
 
 
 def _noun(word: str) -> bool:

@@ -139,6 +139,7 @@ class Toponyms(Mentions):
             kept = respelled
             focus, centre, near, national = self._context(kept)
         within = self._qualifiers(kept)
+        self.countries = self._countries(kept)
 
         # Pass 2: resolve in context; weak GeoNames matches need a cue or the focus region.
         toponyms: list[Toponym] = []

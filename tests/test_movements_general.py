@@ -1,0 +1,116 @@
+"""Movement rules that make the grammar hold on other crises than the ones it was shaped on.
+
+Each sentence is our own short example (examples, not evidence: accuracy is measured on real
+stories in ``test_movements_dev.py``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from conftest import movement_legs
+
+from routes.extract import draft_scenario, extract
+
+DAY = dt.date(2021, 6, 15)
+
+
+_legs = movement_legs
+
+
+def _draft(text: str) -> dict[str, Any]:
+    return draft_scenario(text, story_date=DAY).model_dump()
+
+
+def test_a_convoy_after_its_speaker_is_the_mover_not_the_speaker() -> None:
+    draft = _draft(
+        "The envoy said he regretted that a relief convoy has yet to cross into Syria from "
+        "Turkey and reach Idlib, where 9,000 people wait without food."
+    )
+    assert not draft["corridors"] and not draft["movements"]
+    assert {v["what"] for v in draft["vehicles"]} == {"aid"}
+
+
+def test_the_same_vehicles_just_after_an_aid_convoy_are_that_convoy() -> None:
+    draft = _draft(
+        "A United Nations convoy is delivering food to Madaya on Monday. Officials said a "
+        "convoy was also under way to Zabadani."
+    )
+    assert not draft["corridors"] and not draft["movements"]
+    assert [v["what"] for v in draft["vehicles"]] == ["aid", "aid"]
+
+
+def test_buses_after_an_aid_convoy_still_carry_people() -> None:
+    text = "Aid trucks reached Madaya on Monday. Buses later left Madaya for Idlib."
+    assert _legs(extract(text, story_date=DAY)) == {("Madaya", "Idlib")}
+
+
+def test_a_demonym_is_no_unresolved_place() -> None:
+    draft = _draft("Thousands of refugees fled from Sudan to the Chadian town of Adre.")
+    assert not draft["unresolved"]
+    assert ("sudan", "adre") in {(c["origin"], c["destination"]) for c in draft["corridors"]} | {
+        (o, d) for m in draft["movements"] for o in m["origins"] for d in m["destinations"]
+    }
+
+
+def test_a_region_before_capital_locates_the_town_after_it() -> None:
+    text = "The people of North Darfur capital El Fasher fled to Tawila."
+    assert _legs(extract(text, story_date=DAY)) == {("El Fasher", "Tawila")}
+
+
+def test_a_demonym_among_the_people_is_not_their_origin() -> None:
+    text = "Around 100 passengers including Americans landed in Doha on Thursday."
+    assert _legs(extract(text, story_date=DAY)) == set()
+
+
+def test_a_town_s_airport_is_the_town() -> None:
+    text = "Around 100 passengers arrived in Doha after flying from Kabul airport."
+    assert _legs(extract(text, story_date=DAY)) == {("Kabul", "Doha")}
+
+
+def test_a_hyphened_name_keeps_its_small_words() -> None:
+    text = "Thousands of people fled Port-au-Prince to Jacmel this week."
+    assert _legs(extract(text, story_date=DAY)) == {("Port-au-Prince", "Jacmel")}
+
+
+def test_kosovo_is_a_country() -> None:
+    text = "Thousands of families crossed from Skopje into Kosovo."
+    assert _legs(extract(text, story_date=DAY)) == {("Skopje", "Kosovo")}
+
+
+def test_what_people_flee_at_a_place_makes_it_their_origin() -> None:
+    text = (
+        "Refugees used a ceasefire to flee the cold and the siege at the enclave of "
+        "Srebrenica. They reached safety in the city of Tuzla."
+    )
+    assert _legs(extract(text, story_date=DAY)) == {("Srebrenica", "Tuzla")}
+
+
+def test_flee_a_long_name_for_a_place_and_a_part_of_another() -> None:
+    text = (
+        "Thousands continue to flee the former Yugoslav Republic of Macedonia for Kosovo and "
+        "southern Serbia."
+    )
+    legs = _legs(extract(text, story_date=DAY))
+    assert legs == {("Republic of Macedonia", "Kosovo"), ("Republic of Macedonia", "Serbia")}
+
+
+def test_a_country_that_only_names_a_border_is_no_destination() -> None:
+    text = "Civilians in Daraa have begun to flee to the border with Jordan."
+    assert _legs(extract(text, story_date=DAY)) == set()
+    text = "Families from Daraa fled toward the Jordan border."
+    assert _legs(extract(text, story_date=DAY)) == set()
+
+
+def test_one_resident_of_a_town_gives_its_origin() -> None:
+    text = "Abdullah, a resident of Kandahar, crossed into Pakistan on Tuesday."
+    assert _legs(extract(text, story_date=DAY)) == {("Kandahar", "Pakistan")}
+
+
+def test_a_town_s_people_are_a_movement_of_their_own_a_region_s_are_not() -> None:
+    text = "Thousands fled Afghanistan to Pakistan. Families from Kandahar fled to Pakistan too."
+    legs = _legs(extract(text, story_date=DAY))
+    assert legs == {("Afghanistan", "Pakistan"), ("Kandahar", "Pakistan")}
+    text = "Thousands fled Ethiopia to Sudan. Families from Tigray fled to Sudan too."
+    assert _legs(extract(text, story_date=DAY)) == {("Tigray", "Sudan")}
