@@ -114,3 +114,18 @@ def test_a_town_s_people_are_a_movement_of_their_own_a_region_s_are_not() -> Non
     assert legs == {("Afghanistan", "Pakistan"), ("Kandahar", "Pakistan")}
     text = "Thousands fled Ethiopia to Sudan. Families from Tigray fled to Sudan too."
     assert _legs(extract(text, story_date=DAY)) == {("Tigray", "Sudan")}
+
+
+def test_a_famous_far_namesake_of_a_small_town_stays_unresolved() -> None:
+    draft = _draft(
+        "Insurgents attacked the town of Palma in Cabo Delgado province of Mozambique. "
+        "Thousands of people fled Palma to Pemba by boat."
+    )
+    assert not draft["corridors"]
+    assert [u["name"] for u in draft["unresolved"]] == ["Palma"]
+    assert any("only places outside the story's countries (MZ)" in r for r in draft["review"])
+
+
+def test_a_city_of_a_million_may_be_named_far_from_the_story() -> None:
+    text = "Hundreds of Syrians fled from Aleppo to Turkey and then flew on to Hamburg."
+    assert ("Aleppo", "Hamburg") in _legs(extract(text, story_date=DAY))
