@@ -129,3 +129,16 @@ def test_a_famous_far_namesake_of_a_small_town_stays_unresolved() -> None:
 def test_a_city_of_a_million_may_be_named_far_from_the_story() -> None:
     text = "Hundreds of Syrians fled from Aleppo to Turkey and then flew on to Hamburg."
     assert ("Aleppo", "Hamburg") in _legs(extract(text, story_date=DAY))
+
+
+def test_a_small_town_before_s_is_part_of_a_longer_name() -> None:
+    draft = _draft(
+        "About 3,500 refugees arrived from Myanmar in the Cox's Bazaar area of Bangladesh."
+    )
+    assert not draft["unresolved"]
+    assert all(t["text"] != "Cox" for t in draft["toponyms"])
+
+
+def test_a_city_before_s_locates_only_the_name_right_after_it() -> None:
+    text = "Others fled Mosul's Old City to Erbil. Civilians fled Yemen's capital Sanaa for Aden."
+    assert _legs(extract(text, story_date=DAY)) == {("Mosul", "Erbil"), ("Sanaa", "Aden")}

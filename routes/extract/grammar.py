@@ -551,8 +551,14 @@ class Grammar(Movers):
         nxt = self._next(name.last)
         if nxt is None:
             return False
-        if nxt.text in {"'s", "’s"}:
-            return any(names.get(name.last + s) not in (None, name) for s in range(2, 7))
+        if nxt.text in {"'s", "’s"}:  # "Yemen's capital Sanaa", not "Mosul's Old City to X"
+            for s in range(1, 6):
+                t = self._next(name.last, s)
+                if t is None or t.lower in _GOING or t.lower in END_STOPS:
+                    return False
+                if names.get(name.last + 1 + s) not in (None, name):
+                    return True
+            return False
         after = {t.lower for t in (self._next(name.last, s) for s in (0, 1, 2)) if t is not None}
         if "capital" not in after:
             return False

@@ -556,7 +556,7 @@ class Mentions(Document):
         for m in mentions:
             surface = self.text[m.start : m.end]
             cue = self._locative_cue(m)
-            person = self._person(m, people, persons) or self._establishment(m)
+            person = self._person(m, people, persons) or self._establishment(m) or self._owner(m)
             if person:
                 self.rejected.append(Rejection(m.start, m.end, surface, person))
                 continue
@@ -655,6 +655,19 @@ class Mentions(Document):
         if self._is_place_name(owner.text):
             return None  # "Ukraine's Mariupol", "Syria's Idlib"
         return f"named as part of {owner.text}'s: an establishment, not a place"
+
+    def _owner(self, m: Mention) -> str | None:
+        """ "Cox's Bazaar" as no gazetteer spells it: the "Cox" of a longer name, not the
+        Cox of Spain (a country, region or large town before "'s" owns the next name)."""
+        nxt, name = self._next(m.last), self._next(m.last, 1)
+        if nxt is None or nxt.text not in {"'s", "’s"} or name is None or not name.is_namey:
+            return None
+        surface = self.text[m.start : m.end]
+        if m.type != "literal" or any(c.kind in {"country", "curated"} for c in m.candidates):
+            return None
+        if self._is_place_name(surface):
+            return None
+        return f"part of the name {surface}'s {name.text}: not a place of its own"
 
     def _is_place_name(self, text: str) -> bool:
         """A country, curated place, region or large town has this name ("Ukraine's Mariupol")."""
