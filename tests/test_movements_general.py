@@ -142,3 +142,13 @@ def test_a_small_town_before_s_is_part_of_a_longer_name() -> None:
 def test_a_city_before_s_locates_only_the_name_right_after_it() -> None:
     text = "Others fled Mosul's Old City to Erbil. Civilians fled Yemen's capital Sanaa for Aden."
     assert _legs(extract(text, story_date=DAY)) == {("Mosul", "Erbil"), ("Sanaa", "Aden")}
+
+
+def test_to_a_noun_of_place_after_its_modifier_is_a_destination() -> None:
+    text = "About 2,000 people from Dadu were moved to relief camps in Hyderabad."
+    assert _legs(extract(text, story_date=DAY)) == {("Dadu", "Hyderabad")}
+
+
+def test_people_forced_from_a_place_move() -> None:
+    text = "The floods forced 30,000 people from Dadu to Hyderabad."
+    assert _legs(extract(text, story_date=DAY)) == {("Dadu", "Hyderabad")}

@@ -640,7 +640,15 @@ class Grammar(Movers):
             return False  # "to al-Mawasi": an article of the name
         low = nxt.lower
         heads = LOCATION_NOUNS | PLACE_HEADS | UNRESOLVED_HEADS | DIRECTIONS | COMPASS
-        return not (low in heads or (low.endswith("s") and len(low) > 3) or low.endswith("ern"))
+        if low in heads or (low.endswith("s") and len(low) > 3) or low.endswith("ern"):
+            return False
+        for s in range(1, 3):  # "to relief camps in X", "to temporary evacuation centres"
+            t = self._next(j, s)
+            if t is None or t.is_namey or not t.is_word or t.lower in END_STOPS | _GOING:
+                break
+            if t.lower in LOCATION_NOUNS | PLACE_HEADS | UNRESOLVED_HEADS:
+                return False
+        return True
 
     def _in_range(self, j: int) -> bool:
         """ "all over Turkey, from Istanbul ... to Hakkari": a range of ends, not a journey."""

@@ -591,7 +591,7 @@ MOTION_WORDS = frozenset(
         sought seeking seek refuge sanctuary housed sheltered settled resettled continue continued
         continuing corridor corridors evacuation evacuations exodus influx move come comes came
         coming board boarded boarding way flown flew fly flying airlifted airlift landed
-        landing sailed shipped
+        landing sailed shipped forced expelled expel expels uprooted
         """
     )
 )
