@@ -152,3 +152,31 @@ def test_to_a_noun_of_place_after_its_modifier_is_a_destination() -> None:
 def test_people_forced_from_a_place_move() -> None:
     text = "The floods forced 30,000 people from Dadu to Hyderabad."
     assert _legs(extract(text, story_date=DAY)) == {("Dadu", "Hyderabad")}
+
+
+def test_residents_of_a_name_written_another_way_are_its_people() -> None:
+    text = "Residents of Kiryat Shmona were evacuated to hotels in Tiberias."
+    assert _legs(extract(text, story_date=DAY)) == {("Kiryat Shmona", "Tiberias")}
+
+
+def test_the_old_city_of_a_town_is_that_town() -> None:
+    text = "Rebels left the Old City of Homs for Idlib under a deal."
+    assert _legs(extract(text, story_date=DAY)) == {("Homs", "Idlib")}
+
+
+def test_a_site_no_gazetteer_has_in_a_town_takes_the_town() -> None:
+    text = "Thousands of evacuees from Metairie were bused to the Astrodome in Houston."
+    assert _legs(extract(text, story_date=DAY)) == {("Metairie", "Houston")}
+
+
+def test_a_country_s_people_and_a_town_s_bound_for_one_town_are_one_flight() -> None:
+    text = "Evacuees from Afghanistan landed in Doha. The flight from Kabul landed in Doha at noon."
+    assert _legs(extract(text, story_date=DAY)) == {("Kabul", "Doha")}
+
+
+def test_a_humanitarian_convoy_is_aid_a_humanitarian_corridor_people() -> None:
+    draft = _draft("A humanitarian convoy of 20 trucks arrived in Mekelle on Friday.")
+    assert not draft["movements"] and not draft["corridors"]
+    assert [v["what"] for v in draft["vehicles"]] == ["aid"]
+    text = "Officials said a humanitarian corridor would open from Mariupol to Zaporizhzhia."
+    assert _legs(extract(text, story_date=DAY)) == {("Mariupol", "Zaporizhzhia")}

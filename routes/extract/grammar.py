@@ -585,6 +585,8 @@ class Grammar(Movers):
                 return None  # "a camp south of Mosul" says where the camp is
             return ""
         if low in {"in", "inside"}:
+            if prev is not None and prev.is_namey:
+                return ""  # "to the Astrodome in Houston": a site no gazetteer has, in X
             role = _in_role(prev_low)
             if role is None and self._governed(j, FLIGHT_VERBS):
                 return "origin"  # "fled the shelling in X"

@@ -492,6 +492,10 @@ MOVER_NOUNS = frozenset(
         """
     )
 )
+#: Nouns of the people of a place: "residents of X" says X is a place.
+DWELLER_NOUNS = frozenset(
+    _words("residents resident inhabitants inhabitant population villagers evacuation")
+)
 #: Nouns of people that say where they live: "residents of X", "families in X".
 RESIDENT_NOUNS = frozenset(
     _words(

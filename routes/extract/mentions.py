@@ -20,6 +20,7 @@ from routes.extract.lexicon import (
     ARTICLES,
     DEMONYMS,
     DIRECTIONS,
+    DWELLER_NOUNS,
     ENGLISH_ARTICLES,
     GENERIC_WORDS,
     LOCATION_NOUNS,
@@ -487,7 +488,9 @@ class Mentions(Document):
             if prev.lower == "of":
                 before = self._prev_word(m.first, skip + 1)
                 return before is not None and (
-                    before.lower in LOCATION_NOUNS or before.lower in PLACE_HEADS
+                    before.lower in LOCATION_NOUNS
+                    or before.lower in PLACE_HEADS
+                    or before.lower in DWELLER_NOUNS  # "residents of Kiryat Shmona"
                 )
             if re.search(r"[,;:()\"“”]", self._gap(prev, self.toks[m.first - skip])):
                 return False
@@ -644,6 +647,19 @@ class Mentions(Document):
             and word.istitle()
         )
 
+    def _part_of_next(self, m: Mention) -> bool:
+        """A name of common words of place ("Old City", "Old Town") before "of" and a name:
+        that place's part, not a namesake elsewhere."""
+        words = {self.toks[k].lower for k in range(m.first, m.last + 1)}
+        nxt, name = self._next(m.last), self._next(m.last, 1)
+        return (
+            words <= DIRECTIONS | LOCATION_NOUNS
+            and nxt is not None
+            and nxt.lower == "of"
+            and name is not None
+            and name.is_namey
+        )
+
     def _establishment(self, m: Mention) -> str | None:
         """ "Knucklehead's Bar", "Cox's Mill": a name after a person's or a business's "'s"."""
         prev = self._prev_word(m.first)
@@ -682,6 +698,8 @@ class Mentions(Document):
         nxt = self._next(m.last)
         if self._speaker(m):
             return "a speaker (next to 'said', 'reported' …)"
+        if self._part_of_next(m):
+            return "a part of the place named after it ('the Old City of Homs')"
         last = normalize(self.toks[m.last].text)
         if (
             m.first == m.last

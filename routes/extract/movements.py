@@ -385,10 +385,13 @@ def _finer(fine: MovementDraft, coarse: MovementDraft, places: dict[str, Candida
     def within(x: str, y: str) -> bool:
         return x == y or (x in places and y in places and _contains(places[y], places[x]))
 
-    origin = fine.origins[0]  # a region of the country left is that flight, finer; a town
+    origin, end = fine.origins[0], fine.destinations[0]
+    # from a region of the country left, or to one town, the same flight told finer; a
+    # town's people bound for a whole country ("a resident of Kandahar") go their own way
     region = origin in places and places[origin].feature in {"admin1", "admin2", "area"}
+    town = end == coarse.destinations[0] and end in places and places[end].feature != "country"
     return (
-        (origin == coarse.origins[0] or (region and within(origin, coarse.origins[0])))
+        (origin == coarse.origins[0] or ((region or town) and within(origin, coarse.origins[0])))
         and within(fine.destinations[0], coarse.destinations[0])
         and (fine.origins[0], fine.destinations[0]) != (coarse.origins[0], coarse.destinations[0])
     )

@@ -141,6 +141,8 @@ class Movers(Document):
             return "" if nxt is not None and nxt.lower in VEHICLE_BUSINESS else "vehicles"
         if low in AID_NOUNS:
             return "aid"
+        if low == "humanitarian" and (nxt := self._next(k)) is not None:
+            return "aid" if nxt.lower in VEHICLE_NOUNS else ""  # not "a humanitarian corridor"
         carried = low in OBJECT_PRONOUNS and self._carried(k)  # "buses taking them"
         if low in MOVER_NOUNS or carried or (low in MOVER_PRONOUNS and not t.quoted):
             return "" if self._fetched(k) else "people"

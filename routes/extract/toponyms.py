@@ -288,7 +288,7 @@ class Toponyms(Mentions):
         (the story may mean it) but is no movement's end: :attr:`far_only` says why, and
         the movements keep it unresolved, never sent to the far namesake (issue 26).
         """
-        countries = self._countries(kept)
+        countries = self._countries(kept) or ({focus} if focus else set())
         if not countries:
             return kept
         named = {m.key: self._named_countries(m) for m, _cue in kept}
