@@ -180,3 +180,20 @@ def test_a_humanitarian_convoy_is_aid_a_humanitarian_corridor_people() -> None:
     assert [v["what"] for v in draft["vehicles"]] == ["aid"]
     text = "Officials said a humanitarian corridor would open from Mariupol to Zaporizhzhia."
     assert _legs(extract(text, story_date=DAY)) == {("Mariupol", "Zaporizhzhia")}
+
+
+def test_across_the_border_from_a_place_is_a_crossing_not_a_range() -> None:
+    text = "Tens of thousands of ethnic Albanians poured across the border from Kosovo into Kukes."
+    assert _legs(extract(text, story_date=DAY)) == {("Kosovo", "Kukes")}
+
+
+def test_an_ethnic_group_is_no_country_s_people() -> None:
+    text = "Thousands of ethnic Albanians crossed into Kukes on Monday."
+    assert _legs(extract(text, story_date=DAY)) == set()
+
+
+def test_a_site_at_a_place_no_gazetteer_has_keeps_it_named() -> None:
+    draft = _draft("Thousands of refugees from Srebrenica fled to the UN base at Potocari.")
+    assert [u["name"] for u in draft["unresolved"]] == ["Potocari"]
+    draft = _draft("Families were bused from Potocari to Kladanj on Wednesday.")
+    assert [u["name"] for u in draft["unresolved"]] == ["Potocari"]

@@ -245,14 +245,14 @@ class Grammar(Movers):
             return ""
         before = self._prev_word(first, 1)
         b = before.lower if before is not None else ""
-        if prev.lower == "of" and b in UNRESOLVED_HEADS:
-            return "head"
+        if prev.lower in {"of", "at"} and b in UNRESOLVED_HEADS:
+            return "head"  # "the town of X", "the UN base at X"
         if nxt is not None and self._gap(self.toks[last], nxt) == "-":
             return ""  # "IS-held", "Iran-aligned"
         if prev.lower in {"toward", "towards", "into", "via"}:
             return "end"
-        if prev.lower == "to" and self._motion(first - 2):
-            return "end"
+        if prev.lower in {"to", "from"} and self._motion(first - 2):
+            return "end"  # "bused from Potocari to Kladanj"
         if prev.lower == "from" and b in MOVER_NOUNS:
             return "end"  # "refugees from Nagorno-Karabakh"
         onward = nxt is not None and nxt.lower in {"to", "toward", "towards", "for"}
@@ -373,9 +373,10 @@ class Grammar(Movers):
 
     def _heads(self, k: int) -> bool:
         """A demonym that is the clause's people ("Venezuelans crossed"), not some among
-        them ("passengers including Americans arrived")."""
+        them ("passengers including Americans arrived") nor an ethnic group ("ethnic
+        Albanians" of Kosovo)."""
         prev = self._prev_word(k)
-        return prev is None or prev.lower not in PART_WORDS
+        return prev is None or (prev.lower not in PART_WORDS and prev.lower != "ethnic")
 
     def _part(self, k: int, names: dict[int, Name]) -> bool:
         """ "southern Mexico", "northwest Syria": a part of a country, not the whole."""
@@ -598,6 +599,8 @@ class Grammar(Movers):
                 return "via"
             if low != "at" and (prev_low in LOCATION_NOUNS or prev_low in PLACE_HEADS):
                 return ""  # villages near Mosul, the camps around Goma
+            if low == "at" and prev_low in UNRESOLVED_HEADS:
+                return ""  # "to the UN base at Potocari", "to a camp at X"
             if low == "at" and self._governed(j, FLIGHT_VERBS):
                 return "origin"  # "to flee the siege at the enclave of X"
             return "" if low == "around" else None
@@ -654,8 +657,13 @@ class Grammar(Movers):
 
     def _in_range(self, j: int) -> bool:
         """ "all over Turkey, from Istanbul ... to Hakkari": a range of ends, not a journey."""
-        before = [self._prev_word(j, s) for s in range(5)]
-        return any(t is not None and t.lower in RANGE_WORDS for t in before)
+        before = [t for s in range(5) if (t := self._prev_word(j, s)) is not None]
+        for t in before:  # "poured across the border from X": a crossing, not a range
+            if t.lower in BORDER_WORDS:
+                return False
+            if t.lower in RANGE_WORDS:
+                return True
+        return False
 
 
 def _a_city(top: Toponym) -> bool:
