@@ -197,3 +197,13 @@ def test_a_site_at_a_place_no_gazetteer_has_keeps_it_named() -> None:
     assert [u["name"] for u in draft["unresolved"]] == ["Potocari"]
     draft = _draft("Families were bused from Potocari to Kladanj on Wednesday.")
     assert [u["name"] for u in draft["unresolved"]] == ["Potocari"]
+
+
+def test_people_vehicles_went_in_for_leave_where_the_vehicles_went() -> None:
+    text = "Buses entered Douma on Thursday to take fighters and their families to Jarablus."
+    assert _legs(extract(text, story_date=DAY)) == {("Douma", "Jarablus")}
+
+
+def test_victims_are_people_who_move() -> None:
+    text = "Flood victims from Dadu district have moved to Karachi."
+    assert _legs(extract(text, story_date=DAY)) == {("Dadu", "Karachi")}

@@ -55,6 +55,7 @@ from routes.extract.lexicon import (
     GROUP_NOUNS,
     IN_PHRASE_NOUNS,
     LOCATION_NOUNS,
+    MOVE_OBJECT_VERBS,
     MOVER_NOUNS,
     NOT_DESTINATION_TO,
     ONWARD_WORDS,
@@ -362,6 +363,9 @@ class Grammar(Movers):
         )
         if person:  # a person goes on from where the story's people last got to
             previous, chained = Claim(si, [], list(went)), True
+        if mover == "people" and any(self._kind(k) == "vehicles" for k in clause if k < verb):
+            carry = next((k for k in clause if self.toks[k].lower in MOVE_OBJECT_VERBS), None)
+            roles = _fetched_from(roles, carry)
         legs = _legs(roles, [*frame, *group[:1]], previous if chained else None, joined)
         parts = [
             r for role, refs, k in roles if role == "origin" and self._part(k, names) for r in refs
@@ -707,6 +711,22 @@ def _demonym_groups(
         if t.type == "adjective" and t.text.endswith("s") and ref and t.start in at:
             out[at[t.start]] = [ref]
     return out
+
+
+def _fetched_from(
+    roles: list[tuple[str, list[str], int]], carry: int | None
+) -> list[tuple[str, list[str], int]]:
+    """ "Buses entered X to take fighters to Y": the people vehicles went in for leave
+    where the vehicles went (X → Y), when the clause names no origin of its own and the
+    verb that carries them (``carry``) comes between the two."""
+    dests = [n for n, (role, _refs, _k) in enumerate(roles) if role == "destination"]
+    if len(dests) < 2 or any(role == "origin" for role, _refs, _k in roles) or carry is None:
+        return roles
+    if not roles[dests[0]][2] < carry < roles[dests[1]][2]:
+        return roles
+    first = dests[0]
+    return [("origin", refs, k) if n == first else (role, refs, k)
+            for n, (role, refs, k) in enumerate(roles)]  # fmt: skip
 
 
 def _legs(

@@ -484,8 +484,8 @@ MOVER_NOUNS = frozenset(
         """
         people persons person civilians residents resident inhabitants families family
         refugees refugee evacuees evacuee migrants migrant displaced idps villagers tourists
-        students children women men elderly patients wounded injured survivors fighters rebels
-        passengers pilgrims population crowd crowds caravan thousands hundreds dozens tens
+        students children women men elderly patients wounded injured survivors victims fighters
+        rebels passengers pilgrims population crowd crowds caravan thousands hundreds dozens tens
         millions many asylum seekers citizens nationals foreigners relatives mother father wife
         husband daughter daughters son sons sister brother nephews nieces household households
         others rest majority most
