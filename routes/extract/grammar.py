@@ -42,6 +42,7 @@ from routes.extract.findings import (
     Toponym,
     Unresolved,
 )
+from routes.extract.legs import clause_legs, fetched_from
 from routes.extract.lexicon import (
     ARTICLES,
     CROSSING_WORDS,
@@ -365,8 +366,8 @@ class Grammar(Movers):
             previous, chained = Claim(si, [], list(went)), True
         if mover == "people" and any(self._kind(k) == "vehicles" for k in clause if k < verb):
             carry = next((k for k in clause if self.toks[k].lower in MOVE_OBJECT_VERBS), None)
-            roles = _fetched_from(roles, carry)
-        legs = _legs(roles, [*frame, *group[:1]], previous if chained else None, joined)
+            roles = fetched_from(roles, carry)
+        legs = clause_legs(roles, [*frame, *group[:1]], previous if chained else None, joined)
         parts = [
             r for role, refs, k in roles if role == "origin" and self._part(k, names) for r in refs
         ]
@@ -711,67 +712,3 @@ def _demonym_groups(
         if t.type == "adjective" and t.text.endswith("s") and ref and t.start in at:
             out[at[t.start]] = [ref]
     return out
-
-
-def _fetched_from(
-    roles: list[tuple[str, list[str], int]], carry: int | None
-) -> list[tuple[str, list[str], int]]:
-    """ "Buses entered X to take fighters to Y": the people vehicles went in for leave
-    where the vehicles went (X → Y), when the clause names no origin of its own and the
-    verb that carries them (``carry``) comes between the two."""
-    dests = [n for n, (role, _refs, _k) in enumerate(roles) if role == "destination"]
-    if len(dests) < 2 or any(role == "origin" for role, _refs, _k in roles) or carry is None:
-        return roles
-    if not roles[dests[0]][2] < carry < roles[dests[1]][2]:
-        return roles
-    first = dests[0]
-    return [("origin", refs, k) if n == first else (role, refs, k)
-            for n, (role, refs, k) in enumerate(roles)]  # fmt: skip
-
-
-def _legs(
-    roles: list[tuple[str, list[str], int]],
-    stand_ins: list[str],
-    previous: Claim | None,
-    joined: set[int] = frozenset(),  # type: ignore[assignment]
-) -> list[tuple[list[str], list[str], list[str], bool]]:
-    """``(origins, destinations, via)`` of a clause: each destination with its origins.
-
-    A destination takes the origins stated since the previous destination, else those right
-    after it ("taken to B from A"), else every origin in the clause. "Continue to B" goes
-    from where the clause stays ("stay in A"), else its last destination. With no origin, the
-    people's place ("rebels in A"), then where the clause before it ended ("..., and then
-    into B"), then the clause's frame ("In A, ...") or its people's country ("Venezuelans")
-    stand in; the last item says whether the origin was stated. A destination ``joined`` to
-    the one before it (the far end of a range, "from A to B" after "all over") goes on that
-    end: one movement whose end is a list of places, as the movements set's guidelines
-    count it.
-    """
-    via = unique(r for role, refs, _k in roles if role == "via" for r in refs)
-    stays = unique(r for role, refs, _k in roles if role == "stay" for r in refs)
-    onward = [(refs, k) for role, refs, k in roles if role == "onward"]
-    main = [r for r in roles if r[0] in {"origin", "destination"}]
-    legs: list[tuple[list[str], list[str], list[str], bool]] = []
-    stated = any(role == "origin" for role, _refs, _k in main)
-    if not stated:
-        stand_in = unique(r for role, refs, _k in roles if role == "people_in" for r in refs)
-        stand_in = stand_in or (previous.destinations[-1:] if previous else []) or stand_ins
-        main = [("origin", stand_in, -1), *main] if stand_in else main
-    dest_at = [n for n, r in enumerate(main) if r[0] == "destination"]
-    every = unique(x for role, refs, _k in main if role == "origin" for x in refs)
-    for i, n in enumerate(dest_at):
-        if i and dest_at[i - 1] == n - 1 and main[n][2] in joined:  # "from Istanbul to Hakkari"
-            origins, dests, _via, was_stated = legs[-1]
-            legs[-1] = (origins, unique([*dests, *main[n][1]]), via, was_stated)
-            continue
-        lo = dest_at[i - 1] + 1 if i else 0
-        hi = dest_at[i + 1] if i + 1 < len(dest_at) else len(main)
-        before = [x for role, refs, _k in main[lo:n] if role == "origin" for x in refs]
-        after = [x for role, refs, _k in main[n + 1 : hi] if role == "origin" for x in refs]
-        legs.append((unique(before or after or every), main[n][1], via, stated))
-    if not dest_at and every:
-        legs.append((every, [], via, stated))
-    for refs, k in onward:
-        last = [d for role, ds, kk in main if role == "destination" and kk < k for d in ds]
-        legs.append((stays or last[-1:], refs, [], False))
-    return legs
