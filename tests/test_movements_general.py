@@ -207,3 +207,17 @@ def test_people_vehicles_went_in_for_leave_where_the_vehicles_went() -> None:
 def test_victims_are_people_who_move() -> None:
     text = "Flood victims from Dadu district have moved to Karachi."
     assert _legs(extract(text, story_date=DAY)) == {("Dadu", "Karachi")}
+
+
+def test_food_for_people_is_no_people_carried() -> None:
+    draft = _draft("The 15 trucks, carrying food for 13,000 people, travelled from Adre to Nyala.")
+    assert not draft["corridors"] and not draft["movements"]
+    assert [v["what"] for v in draft["vehicles"]] == ["aid"]
+
+
+def test_people_where_a_convoy_goes_are_not_its_load() -> None:
+    draft = _draft(
+        "The UN said its convoy would travel from Gaziantep to Aleppo, where people starve."
+    )
+    assert not draft["corridors"] and not draft["movements"]
+    assert [v["what"] for v in draft["vehicles"]] == ["aid"]

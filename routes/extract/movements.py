@@ -34,6 +34,7 @@ from routes.extract.findings import (
 )
 from routes.extract.grammar import Grammar
 from routes.extract.lexicon import PEOPLE_NOUNS
+from routes.extract.movers import PASSENGER_VEHICLES
 from routes.extract.text import by_sentence, unique
 
 __all__ = ["SAME_PLACE_KM", "Movements"]
@@ -116,19 +117,27 @@ class Movements(Grammar):
         for c in claims:
             # vehicles that left a place they name, or arrive where people are not leaving,
             # carried people
-            started = main_origin is not None or bool(c.origins and c.destinations)
+            started = main_origin is not None or (
+                bool(c.origins and c.destinations) and self._passengers(c.sentence)
+            )
             arriving = started and not set(c.destinations) & origins
             if c.mover == "vehicles" and not c.inbound and arriving:
                 c.mover = "people"  # "the first convoy of 22 buses arrived in Poltava"
                 continue
             if c.mover not in {"vehicles", "aid"}:
                 continue
-            what = "aid" if c.mover == "aid" else "empty"
+            # trucks or a bare convoy sent for no one, naming no one: a delivery
+            goods = not c.inbound and not self._passengers(c.sentence)
+            what = "aid" if c.mover == "aid" or goods else "empty"
             figs = [f for f in at.get(c.sentence + 1, []) if f.kind != "people"]
             out.append(VehicleDraft(what, c.origins, c.destinations, [c.sentence + 1], figs))
             if what == "empty":  # people move out of where empty vehicles went
                 claims.append(Claim(c.sentence, c.destinations, c.origins, [], "people"))
         return out
+
+    def _passengers(self, si: int) -> bool:
+        """The sentence names vehicles that carry people (buses, not trucks)."""
+        return any(self.toks[k].lower in PASSENGER_VEHICLES for k in self.sentence_tokens[si])
 
     def _legs(
         self,

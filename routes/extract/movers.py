@@ -30,7 +30,7 @@ from routes.extract.lexicon import (
 )
 from routes.extract.text import Document
 
-__all__ = ["OBJECT_PRONOUNS", "VEHICLE_BUSINESS", "Movers"]
+__all__ = ["OBJECT_PRONOUNS", "PASSENGER_VEHICLES", "VEHICLE_BUSINESS", "Movers"]
 
 #: Nouns after a vehicle's that make it a business, not a vehicle ("a bus company").
 VEHICLE_BUSINESS = frozenset(
@@ -57,6 +57,13 @@ VEHICLE_BUSINESS = frozenset(
 OBJECT_PRONOUNS = frozenset(["them", "us", "him", "her"])
 #: Every word of movement (the prefixes aside).
 _MOTION = MOTION_WORDS | MOVE_WORDS
+#: Words that open a relative clause about a place or its people.
+RELATIVE_WORDS = frozenset(["where", "which", "whose"])
+#: Vehicles that carry people: others (trucks, a bare convoy) that name none carry goods.
+PASSENGER_VEHICLES = frozenset(
+    ["bus", "buses", "busses", "coach", "coaches", "minibus", "minibuses", "ambulance",
+     "ambulances"]
+)  # fmt: skip
 #: How many sentences after an aid convoy's the same vehicles are still that convoy.
 AID_REACH = 2
 
@@ -78,6 +85,14 @@ class Movers(Document):
         for k in clause:
             if self.toks[k].lower in VEHICLE_NOUNS:
                 self._aid[_stem(self.toks[k].lower)] = si
+
+    def _main_part(self, rest: list[int]) -> list[int]:
+        """The words after the verb up to a relative clause: "to Aleppo, where people are
+        starving" names the people there, not who moves."""
+        for n, k in enumerate(rest):
+            if n and self.toks[k].lower in RELATIVE_WORDS:
+                return rest[:n]
+        return rest
 
     def _subject(self, clause: list[int], verb: int) -> list[int]:
         """The words before the clause's verb, past a speaker's ("he said a convoy has yet
@@ -103,7 +118,7 @@ class Movers(Document):
             (n for n, k in enumerate(clause) if self._motion(k) and not _noun(toks[k].lower)),
             len(clause),
         )
-        subject, rest = self._subject(clause, verb), clause[verb:]
+        subject, rest = self._subject(clause, verb), self._main_part(clause[verb:])
         words = [toks[k].lower for k in clause]
         sending = any(w in SEND_VERBS for w in words) or self._fetching(clause)
         convoy = any(toks[k].lower in VEHICLE_NOUNS for k in clause)
@@ -154,11 +169,15 @@ class Movers(Document):
         return ""
 
     def _carried(self, k: int) -> bool:
-        """A noun after "carrying", "with", "packed with": what a vehicle carries."""
-        return any(
-            t is not None and t.lower in CARRY_WORDS
-            for t in (self._prev_word(k, s) for s in range(4))
-        )
+        """A noun after "carrying", "with", "packed with": what a vehicle carries (not the
+        people after "for": "carrying food for 13,000 people" carries food)."""
+        for s in range(4):
+            t = self._prev_word(k, s)
+            if t is None or t.lower == "for":
+                return False
+            if t.lower in CARRY_WORDS:
+                return True
+        return False
 
     def _fetched(self, k: int) -> bool:
         """People a purpose names ("sent to evacuate civilians"): not the clause's mover."""
