@@ -221,3 +221,10 @@ def test_people_where_a_convoy_goes_are_not_its_load() -> None:
     )
     assert not draft["corridors"] and not draft["movements"]
     assert [v["what"] for v in draft["vehicles"]] == ["aid"]
+
+
+def test_shelters_at_a_named_building_in_a_town_go_to_the_town() -> None:
+    text = (
+        "Paradise residents were evacuated to shelters at the Silver Dollar Fairgrounds in Chico."
+    )
+    assert _legs(extract(text, story_date=DAY)) == {("Paradise", "Chico")}

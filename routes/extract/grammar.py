@@ -604,8 +604,8 @@ class Grammar(Movers):
                 return "via"
             if low != "at" and (prev_low in LOCATION_NOUNS or prev_low in PLACE_HEADS):
                 return ""  # villages near Mosul, the camps around Goma
-            if low == "at" and prev_low in UNRESOLVED_HEADS:
-                return ""  # "to the UN base at Potocari", "to a camp at X"
+            if low == "at" and (prev_low in UNRESOLVED_HEADS or prev_low in IN_PHRASE_NOUNS):
+                return ""  # "to the UN base at Potocari", "to shelters at a gym in X"
             if low == "at" and self._governed(j, FLIGHT_VERBS):
                 return "origin"  # "to flee the siege at the enclave of X"
             return "" if low == "around" else None
