@@ -228,3 +228,16 @@ def test_shelters_at_a_named_building_in_a_town_go_to_the_town() -> None:
         "Paradise residents were evacuated to shelters at the Silver Dollar Fairgrounds in Chico."
     )
     assert _legs(extract(text, story_date=DAY)) == {("Paradise", "Chico")}
+
+
+def test_hostilities_from_a_place_are_no_one_s_origin() -> None:
+    text = "Residents of towns exposed to rockets from Gaza were evacuated to Eilat."
+    assert _legs(extract(text, story_date=DAY)) == set()
+
+
+def test_a_name_spelled_another_way_is_looked_up_beyond_the_story_s_focus() -> None:
+    text = (
+        "Strikes hit Gaza City, Khan Younis, Rafah and Deir al-Balah again. In Israel, "
+        "residents of Kiryat Shmona fled to Haifa."
+    )
+    assert ("Kiryat Shmona", "Haifa") in _legs(extract(text, story_date=DAY))

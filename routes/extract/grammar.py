@@ -45,6 +45,7 @@ from routes.extract.findings import (
 from routes.extract.legs import clause_legs, fetched_from
 from routes.extract.lexicon import (
     ARTICLES,
+    ATTACK_WORDS,
     CROSSING_WORDS,
     DEMONYMS,
     DEST_VERBS,
@@ -97,6 +98,10 @@ PERSON_REACH = 2
 PART_WORDS = frozenset(["including", "among", "like", "plus", "besides", "with", "and"])
 #: Words of a frontier: a country next to one names where the border is, not an end.
 BORDER_WORDS = frozenset(["border", "borders", "frontier", "frontiers", "boundary"])
+#: What comes "from" a place without anyone moving: "exposed to the hostilities from Gaza".
+HOSTILE_WORDS = ATTACK_WORDS | frozenset(
+    ["hostilities", "rockets", "rocket", "missiles", "missile", "threat", "threats", "drones"]
+)
 #: Verbs of flight whose object's place ("fled the shelling in X") is where people left.
 FLIGHT_VERBS = frozenset(["fled", "flee", "flees", "fleeing", "escape", "escaped", "escaping"])
 #: How many words back a verb governs a phrase's "in", "at" or "for" (:meth:`_governed`).
@@ -580,8 +585,8 @@ class Grammar(Movers):
         prev = self._prev_word(j)
         prev_low = prev.lower if prev is not None else ""
         if low == "from":
-            if prev_low in DISTANCE_WORDS:
-                return None  # 30 miles from Beira
+            if prev_low in DISTANCE_WORDS or prev_low in HOSTILE_WORDS:
+                return None  # 30 miles from Beira, the rockets from Gaza
             return "destination" if self._in_range(j) else "origin"
         if low == "of":
             if prev_low == "out" or prev_low in EVACUATION_NOUNS or prev_low in RESIDENT_NOUNS:

@@ -314,8 +314,11 @@ class Toponyms(Mentions):
             elif far and cue:
                 self.far_only[m.start] = self._far_only(m, others, centre)
             out.append((m, cue))
-        for m, cue in self.unknown:  # no place has the name: only the focus's towns
-            if focus in countries and (found := self.x.variants(m.key, [focus])):
+        for m, cue in self.unknown:  # no place has the name: the focus's towns, then others'
+            if focus in countries and (
+                found := self.x.variants(m.key, [focus])
+                or self.x.variants(m.key, sorted(countries - {focus}))
+            ):
                 m.candidates = found
                 out.append((m, cue))
                 self.rejected = [  # "Ein", "Issa" were parts of no place's name after all
