@@ -241,3 +241,8 @@ def test_a_name_spelled_another_way_is_looked_up_beyond_the_story_s_focus() -> N
         "residents of Kiryat Shmona fled to Haifa."
     )
     assert ("Kiryat Shmona", "Haifa") in _legs(extract(text, story_date=DAY))
+
+
+def test_from_a_country_s_border_is_no_origin_in_that_country() -> None:
+    text = "Others travelled north from Egypt's border to Wadi Halfa."
+    assert _legs(extract(text, story_date=DAY)) == set()

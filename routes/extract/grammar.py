@@ -544,11 +544,14 @@ class Grammar(Movers):
         return None
 
     def _border_of(self, name: Name) -> bool:
-        """A country that only names a border people go to: "the Israel border", "the
-        border with Jordan" (they reach the frontier, not the country)."""
+        """A country that only names a border people go to or come from: "the Israel
+        border", "the border with Jordan", "from Egypt's border" (the frontier, not the
+        country)."""
         if name.feature != "country":
             return False
         nxt, prev = self._next(name.last), self._prev_word(name.first)
+        if nxt is not None and nxt.text in {"'s", "’s"}:
+            nxt = self._next(name.last, 1)  # "from Egypt's border"
         if nxt is not None and nxt.lower in BORDER_WORDS:
             return True
         before = self._prev_word(name.first, 1)

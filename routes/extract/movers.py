@@ -209,7 +209,9 @@ class Movers(Document):
         for n, k in enumerate(rest):
             if toks[k].lower in MOVE_OBJECT_VERBS and not self._purpose(k):
                 ahead = rest[n + 1 : n + 5]
-                if any(toks[x].lower in MOVER_NOUNS | {"them", "us", "him", "her"} for x in ahead):
+                if any(
+                    toks[x].lower in OBJECT_PRONOUNS or self._kind(x) == "people" for x in ahead
+                ):
                     return True
         return False
 
