@@ -246,3 +246,18 @@ def test_a_name_spelled_another_way_is_looked_up_beyond_the_story_s_focus() -> N
 def test_from_a_country_s_border_is_no_origin_in_that_country() -> None:
     text = "Others travelled north from Egypt's border to Wadi Halfa."
     assert _legs(extract(text, story_date=DAY)) == set()
+
+
+def test_twin_towns_across_a_border_are_two_places() -> None:
+    text = "Nearly 2,000 migrants crossed the river from Piedras Negras into Eagle Pass."
+    assert _legs(extract(text, story_date=DAY)) == {("Piedras Negras", "Eagle Pass")}
+
+
+def test_arrived_by_train_in_a_place_is_a_destination() -> None:
+    text = "Evacuees from Kharkiv arrived by train in Lviv."
+    assert _legs(extract(text, story_date=DAY)) == {("Kharkiv", "Lviv")}
+
+
+def test_displaced_in_a_place_left_it() -> None:
+    text = "Thousands were displaced in Mosul to Erbil."
+    assert _legs(extract(text, story_date=DAY)) == {("Mosul", "Erbil")}

@@ -601,6 +601,9 @@ class Grammar(Movers):
         if low in {"in", "inside"}:
             if prev is not None and prev.is_namey:
                 return ""  # "to the Astrodome in Houston": a site no gazetteer has, in X
+            by, verb = self._prev_word(j, 1), self._prev_word(j, 2)
+            if by is not None and by.lower == "by" and verb is not None:
+                prev_low = verb.lower  # "arrived by train in Lviv"
             role = _in_role(prev_low)
             if role is None and self._governed(j, FLIGHT_VERBS):
                 return "origin"  # "fled the shelling in X"
@@ -691,7 +694,7 @@ def _in_role(prev_low: str) -> str | None:
     """The role "in" gives: arriving or refuge there, leaving there, or where people are."""
     if prev_low in REFUGE_WORDS or prev_low.startswith("arriv"):
         return "destination"
-    if prev_low in EVACUATION_NOUNS or prev_low.startswith("evacuat"):
+    if prev_low in EVACUATION_NOUNS or prev_low.startswith(("evacuat", "displac")):
         return "origin"
     if prev_low in RESIDENT_NOUNS:
         return "people_in"

@@ -358,7 +358,8 @@ def _mappable_first(pair: tuple[str, str], places: dict[str, Candidate]) -> tupl
 
 
 def _a_movement(a: str, b: str, places: dict[str, Candidate]) -> bool:
-    """A leg between two places apart, neither inside the other."""
+    """A leg between two places apart (any distance across a border), neither inside the
+    other."""
     if a == b:
         return False
     pa, pb = places.get(a), places.get(b)
@@ -367,6 +368,8 @@ def _a_movement(a: str, b: str, places: dict[str, Candidate]) -> bool:
     if _contains(pa, pb) or _contains(pb, pa):
         return False
     apart = SITE_KM if _site(pa) or _site(pb) else SAME_PLACE_KM
+    if pa.country and pb.country and pa.country != pb.country:
+        apart = 0.0  # twin towns across a border: "from Piedras Negras into Eagle Pass"
     return great_circle_km(pa.lat, pa.lon, pb.lat, pb.lon) > apart
 
 
