@@ -28,6 +28,22 @@ FACTS = SHARED / "facts" / "aleppo-2016-12.md"
 ARTICLE = SHARED / "articles" / "cnn-2016-12-15-aleppo-evacuation.txt"
 
 
+def movement_legs(found: Any) -> set[tuple[str, str]]:
+    """(origin, destination) of an extraction's movements with both ends placed, as the
+    text names them (``found``: a :class:`routes.extract.Extraction`)."""
+    places = found.places()
+
+    def said(ref: str) -> str:
+        return str(found.mentions(ref)[0].text)
+
+    return {
+        (said(o), said(d))
+        for m in found.movements
+        for o, d in [*((o, d) for o in m.origins for d in m.destinations), *m.also]
+        if o in places and d in places
+    }
+
+
 def shared(path: Path) -> Path:
     """``path`` under ``../shared/``, or skip the test: a fresh clone has nothing beside it."""
     if not path.exists():

@@ -11,27 +11,15 @@ import json
 from typing import Any
 
 import pytest
-from conftest import SHARED, shared
+from conftest import SHARED, movement_legs, shared
 
 from routes import scenario
-from routes.extract import Extraction, draft_scenario, extract
+from routes.extract import draft_scenario, extract
 
 DAY = dt.date(2022, 3, 31)
 
 
-def _legs(found: Extraction) -> set[tuple[str, str]]:
-    """(origin, destination) of the movements with both ends placed, as the text names them."""
-    places = found.places()
-
-    def said(ref: str) -> str:
-        return found.mentions(ref)[0].text
-
-    return {
-        (said(o), said(d))
-        for m in found.movements
-        for o, d in [*((o, d) for o in m.origins for d in m.destinations), *m.also]
-        if o in places and d in places
-    }
+_legs = movement_legs
 
 
 def _draft(text: str) -> dict[str, Any]:

@@ -42,8 +42,10 @@ from routes.extract.findings import (
     Toponym,
     Unresolved,
 )
+from routes.extract.legs import clause_legs, fetched_from
 from routes.extract.lexicon import (
     ARTICLES,
+    ATTACK_WORDS,
     CROSSING_WORDS,
     DEMONYMS,
     DEST_VERBS,
@@ -55,6 +57,7 @@ from routes.extract.lexicon import (
     GROUP_NOUNS,
     IN_PHRASE_NOUNS,
     LOCATION_NOUNS,
+    MOVE_OBJECT_VERBS,
     MOVER_NOUNS,
     NOT_DESTINATION_TO,
     ONWARD_WORDS,
@@ -91,12 +94,31 @@ PLACE_FIRST_WORDS = frozenset(
 PERSONS = frozenset(["he", "she"])
 #: How many sentences back a person's last stop is looked for.
 PERSON_REACH = 2
+#: Words before a group that make it some among the people who move, not the people.
+PART_WORDS = frozenset(["including", "among", "like", "plus", "besides", "with", "and"])
+#: Words of a frontier: a country next to one names where the border is, not an end.
+BORDER_WORDS = frozenset(["border", "borders", "frontier", "frontiers", "boundary"])
+#: What comes "from" a place without anyone moving: "exposed to the hostilities from Gaza".
+HOSTILE_WORDS = ATTACK_WORDS | frozenset(
+    ["hostilities", "rockets", "rocket", "missiles", "missile", "threat", "threats", "drones"]
+)
+#: Verbs of flight whose object's place ("fled the shelling in X") is where people left.
+FLIGHT_VERBS = frozenset(["fled", "flee", "flees", "fleeing", "escape", "escaped", "escaping"])
+#: How many words back a verb governs a phrase's "in", "at" or "for" (:meth:`_governed`).
+GOVERN_REACH = 9
+#: Prepositions of an end: a phrase after them is no longer the verb's object.
+_GOING = frozenset(["to", "into", "toward", "towards", "from", "via", "for"])
 #: Ends that are no stop on a person's way (a whole country or province).
 _AREAS = frozenset(["country", "admin1"])
 #: Compass words: "south of Mosul" locates, "to the south of Syria" goes.
 COMPASS = frozenset(["north", "south", "east", "west"])
+#: The words between a region and its capital that name the town after them.
+_CAPITAL_OF = re.compile(r"\s+(?:state\s+|provincial\s+|regional\s+)?capital,?\s+")
 #: The words that list places: "A, B and C", "A or B".
-_LIST = re.compile(r"\s*(,|and|or|,\s*and|,\s*or|and\s+to|or\s+to)\s*")
+_LIST = re.compile(
+    r"\s*(,|and|or|,\s*and|,\s*or|and\s+to|or\s+to)\s*"
+    r"((north|south|east|west|central)(ern|east|west|eastern|western)?\s+)?"  # "and southern X"
+)
 
 
 @dataclass(frozen=True)
@@ -208,6 +230,7 @@ class Grammar(Movers):
             and low not in STOPWORDS
             and low not in DEMONYMS
             and low.rstrip("s") not in DEMONYMS
+            and normalize(t.text) not in self.x.demonyms
             and low not in ORG_HEADS
             and low not in TITLES
             and low not in UNRESOLVED_HEADS
@@ -229,14 +252,14 @@ class Grammar(Movers):
             return ""
         before = self._prev_word(first, 1)
         b = before.lower if before is not None else ""
-        if prev.lower == "of" and b in UNRESOLVED_HEADS:
-            return "head"
+        if prev.lower in {"of", "at"} and b in UNRESOLVED_HEADS:
+            return "head"  # "the town of X", "the UN base at X"
         if nxt is not None and self._gap(self.toks[last], nxt) == "-":
             return ""  # "IS-held", "Iran-aligned"
         if prev.lower in {"toward", "towards", "into", "via"}:
             return "end"
-        if prev.lower == "to" and self._motion(first - 2):
-            return "end"
+        if prev.lower in {"to", "from"} and self._motion(first - 2):
+            return "end"  # "bused from Potocari to Kladanj"
         if prev.lower == "from" and b in MOVER_NOUNS:
             return "end"  # "refugees from Nagorno-Karabakh"
         onward = nxt is not None and nxt.lower in {"to", "toward", "towards", "for"}
@@ -285,6 +308,7 @@ class Grammar(Movers):
         """Every clause's movement, in text order (clauses that name no end left out)."""
         names = self._names(toponyms, unresolved)
         self._groups = _demonym_groups(self.toks, toponyms, typed)
+        self._aid = {}
         out: list[Claim] = []
         groups: list[list[str]] = []  # coordinated places, for "those two towns"
         last: list[str] = []  # the last destination, for "there"
@@ -326,12 +350,16 @@ class Grammar(Movers):
         leg ("He would go to the nearby city of X" after arriving at a crossing)."""
         roles, joined = self._roles(clause, names)
         verb = next((k for k in clause if self._motion(k)), clause[-1])
-        group = [r for k in clause if k < verb for r in self._groups.get(k, [])]
+        group = [r for k in clause if k < verb and self._heads(k) for r in self._groups.get(k, [])]
         if not roles:  # "Nearly 130,000 Venezuelans crossed the border"
             return [Claim(si, group[:1], [], mover="people", group=True)] if group else []
         mover, inbound = self._mover(clause, si, figures)
         if not mover and previous is not None:
             mover, inbound = previous.mover, previous.inbound
+        if mover == "vehicles" and self._aid_again(clause, si):
+            mover, inbound = "aid", False
+        if mover == "aid":
+            self._saw_aid(clause, si)
         returning = any(self._returning(k) for k in clause)
         chained = self.toks[clause[0]].lower == "then" and previous is not None
         person = (
@@ -341,7 +369,10 @@ class Grammar(Movers):
         )
         if person:  # a person goes on from where the story's people last got to
             previous, chained = Claim(si, [], list(went)), True
-        legs = _legs(roles, [*frame, *group[:1]], previous if chained else None, joined)
+        if mover == "people" and any(self._kind(k) == "vehicles" for k in clause if k < verb):
+            carry = next((k for k in clause if self.toks[k].lower in MOVE_OBJECT_VERBS), None)
+            roles = fetched_from(roles, carry)
+        legs = clause_legs(roles, [*frame, *group[:1]], previous if chained else None, joined)
         parts = [
             r for role, refs, k in roles if role == "origin" and self._part(k, names) for r in refs
         ]
@@ -349,6 +380,13 @@ class Grammar(Movers):
             Claim(si, origins, dests, via, mover, inbound, not returning, chained, stated, parts)
             for origins, dests, via, stated in legs
         ]
+
+    def _heads(self, k: int) -> bool:
+        """A demonym that is the clause's people ("Venezuelans crossed"), not some among
+        them ("passengers including Americans arrived") nor an ethnic group ("ethnic
+        Albanians" of Kosovo)."""
+        prev = self._prev_word(k)
+        return prev is None or (prev.lower not in PART_WORDS and prev.lower != "ethnic")
 
     def _part(self, k: int, names: dict[int, Name]) -> bool:
         """ "southern Mexico", "northwest Syria": a part of a country, not the whole."""
@@ -480,6 +518,8 @@ class Grammar(Movers):
         nxt = self._next(name.last)
         if nxt is not None and nxt.text.islower() and self._gap(toks[name.last], nxt) == "-":
             return None  # "Iran-aligned", "Russian-occupied": a modifier, not a place
+        if self._border_of(name):
+            return None  # "to the Israel border", "to the border with Jordan": not into it
         j, steps = k - 1, 0
         while j >= 0 and toks[j].sentence == toks[k].sentence and steps < REACH:
             if _BREAK.search(self._gap(toks[j], toks[j + 1])) or toks[j].quoted:
@@ -487,7 +527,8 @@ class Grammar(Movers):
             other = names.get(j)
             if other is not None and other.first != name.first:
                 between = self.text[toks[j].end : toks[k].start]
-                if re.match(r"['’]s\b", between):  # Yemen's capital Sanaa
+                if re.match(r"['’]s\b", between) or _CAPITAL_OF.fullmatch(between):
+                    # Yemen's capital Sanaa, West Darfur capital El Geneina
                     j, steps = other.first - 1, steps + 1
                     continue
                 if _LIST.fullmatch(between) and not _locator(name, other, between):
@@ -502,15 +543,44 @@ class Grammar(Movers):
             return role
         return None
 
+    def _border_of(self, name: Name) -> bool:
+        """A country that only names a border people go to or come from: "the Israel
+        border", "the border with Jordan", "from Egypt's border" (the frontier, not the
+        country)."""
+        if name.feature != "country":
+            return False
+        nxt, prev = self._next(name.last), self._prev_word(name.first)
+        if nxt is not None and nxt.text in {"'s", "’s"}:
+            nxt = self._next(name.last, 1)  # "from Egypt's border"
+        if nxt is not None and nxt.lower in BORDER_WORDS:
+            return True
+        before = self._prev_word(name.first, 1)
+        return (
+            prev is not None and prev.lower == "with" and before is not None
+            and before.lower in BORDER_WORDS
+        )  # fmt: skip
+
     def _locates_next(self, name: Name, names: dict[int, Name]) -> bool:
         """``name`` only says where the next place is ("Syria's Idlib"), or is a state capital's."""
         nxt = self._next(name.last)
         if nxt is None:
             return False
-        if nxt.text in {"'s", "’s"}:
-            return any(names.get(name.last + s) not in (None, name) for s in range(2, 7))
+        if nxt.text in {"'s", "’s"}:  # "Yemen's capital Sanaa", not "Mosul's Old City to X"
+            for s in range(1, 6):
+                t = self._next(name.last, s)
+                if t is None or t.lower in _GOING or t.lower in END_STOPS:
+                    return False
+                if names.get(name.last + 1 + s) not in (None, name):
+                    return True
+            return False
         after = {t.lower for t in (self._next(name.last, s) for s in (0, 1, 2)) if t is not None}
-        return "capital" in after and name.feature in {"admin1", "admin2", "country"}
+        if "capital" not in after:
+            return False
+        if name.feature in {"admin1", "admin2", "country"}:
+            return True
+        between = self.text[self.toks[name.last].end : self.toks[name.last].end + 40]
+        head = _CAPITAL_OF.match(between)  # "West Darfur capital El Geneina"
+        return head is not None and names.get(name.last + len(head.group().split()) + 1) is not None
 
     def _cue(self, j: int) -> str | None:
         """The role word ``j`` gives a place after it: a role, None (stop), or "" (go on)."""
@@ -518,8 +588,8 @@ class Grammar(Movers):
         prev = self._prev_word(j)
         prev_low = prev.lower if prev is not None else ""
         if low == "from":
-            if prev_low in DISTANCE_WORDS:
-                return None  # 30 miles from Beira
+            if prev_low in DISTANCE_WORDS or prev_low in HOSTILE_WORDS:
+                return None  # 30 miles from Beira, the rockets from Gaza
             return "destination" if self._in_range(j) else "origin"
         if low == "of":
             if prev_low == "out" or prev_low in EVACUATION_NOUNS or prev_low in RESIDENT_NOUNS:
@@ -529,7 +599,15 @@ class Grammar(Movers):
                 return None  # "a camp south of Mosul" says where the camp is
             return ""
         if low in {"in", "inside"}:
-            return _in_role(prev_low)
+            if prev is not None and prev.is_namey:
+                return ""  # "to the Astrodome in Houston": a site no gazetteer has, in X
+            by, verb = self._prev_word(j, 1), self._prev_word(j, 2)
+            if by is not None and by.lower == "by" and verb is not None:
+                prev_low = verb.lower  # "arrived by train in Lviv"
+            role = _in_role(prev_low)
+            if role is None and self._governed(j, FLIGHT_VERBS):
+                return "origin"  # "fled the shelling in X"
+            return role
         if low in {"at", "near", "outside", "around"}:
             if prev_low in REFUGE_WORDS or prev_low.startswith("arriv"):
                 return "destination"
@@ -537,14 +615,18 @@ class Grammar(Movers):
                 return "via"
             if low != "at" and (prev_low in LOCATION_NOUNS or prev_low in PLACE_HEADS):
                 return ""  # villages near Mosul, the camps around Goma
+            if low == "at" and (prev_low in UNRESOLVED_HEADS or prev_low in IN_PHRASE_NOUNS):
+                return ""  # "to the UN base at Potocari", "to shelters at a gym in X"
+            if low == "at" and self._governed(j, FLIGHT_VERBS):
+                return "origin"  # "to flee the siege at the enclave of X"
             return "" if low == "around" else None
         if low in {"to", "into", "towards", "toward", "onto"}:
             if prev_low in NOT_DESTINATION_TO or (low == "to" and self._infinitive(j)):
                 return None
             return "onward" if prev_low in ONWARD_WORDS else "destination"
-        if low == "for":
+        if low == "for":  # "left X for Y", "flee the former republic of X for Y"
             words = {self.toks[x].lower for x in range(max(0, j - 5), j)}
-            return "destination" if words & FOR_VERBS else None
+            return "destination" if words & FOR_VERBS or self._governed(j, FOR_VERBS) else None
         if low == "via":
             return "via"
         if low in ORIGIN_VERBS or low.startswith("escap"):
@@ -554,6 +636,20 @@ class Grammar(Movers):
         if low in END_STOPS:
             return None
         return ""
+
+    def _governed(self, j: int, verbs: frozenset[str]) -> bool:
+        """One of ``verbs`` governs the phrase that ``j`` ends: it comes at most
+        :data:`GOVERN_REACH` words before, with no other place, end's preposition, clause
+        word or stop between ("fled the cold and the siege at X", "flee X's republic for Y")."""
+        for s in range(GOVERN_REACH):
+            t = self._prev_word(j, s)
+            if t is None or _BREAK.search(self._gap(t, self.toks[j - s])):
+                return False
+            if t.lower in verbs:
+                return True
+            if t.lower in END_STOPS or t.lower in _GOING:
+                return False
+        return False
 
     def _infinitive(self, j: int) -> bool:
         """ "to provide corridors in X", "to set up in X": "to" before a verb, no destination."""
@@ -565,12 +661,25 @@ class Grammar(Movers):
             return False  # "to al-Mawasi": an article of the name
         low = nxt.lower
         heads = LOCATION_NOUNS | PLACE_HEADS | UNRESOLVED_HEADS | DIRECTIONS | COMPASS
-        return not (low in heads or (low.endswith("s") and len(low) > 3) or low.endswith("ern"))
+        if low in heads or (low.endswith("s") and len(low) > 3) or low.endswith("ern"):
+            return False
+        for s in range(1, 3):  # "to relief camps in X", "to temporary evacuation centres"
+            t = self._next(j, s)
+            if t is None or t.is_namey or not t.is_word or t.lower in END_STOPS | _GOING:
+                break
+            if t.lower in LOCATION_NOUNS | PLACE_HEADS | UNRESOLVED_HEADS:
+                return False
+        return True
 
     def _in_range(self, j: int) -> bool:
         """ "all over Turkey, from Istanbul ... to Hakkari": a range of ends, not a journey."""
-        before = [self._prev_word(j, s) for s in range(5)]
-        return any(t is not None and t.lower in RANGE_WORDS for t in before)
+        before = [t for s in range(5) if (t := self._prev_word(j, s)) is not None]
+        for t in before:  # "poured across the border from X": a crossing, not a range
+            if t.lower in BORDER_WORDS:
+                return False
+            if t.lower in RANGE_WORDS:
+                return True
+        return False
 
 
 def _a_city(top: Toponym) -> bool:
@@ -585,7 +694,7 @@ def _in_role(prev_low: str) -> str | None:
     """The role "in" gives: arriving or refuge there, leaving there, or where people are."""
     if prev_low in REFUGE_WORDS or prev_low.startswith("arriv"):
         return "destination"
-    if prev_low in EVACUATION_NOUNS or prev_low.startswith("evacuat"):
+    if prev_low in EVACUATION_NOUNS or prev_low.startswith(("evacuat", "displac")):
         return "origin"
     if prev_low in RESIDENT_NOUNS:
         return "people_in"
@@ -614,51 +723,3 @@ def _demonym_groups(
         if t.type == "adjective" and t.text.endswith("s") and ref and t.start in at:
             out[at[t.start]] = [ref]
     return out
-
-
-def _legs(
-    roles: list[tuple[str, list[str], int]],
-    stand_ins: list[str],
-    previous: Claim | None,
-    joined: set[int] = frozenset(),  # type: ignore[assignment]
-) -> list[tuple[list[str], list[str], list[str], bool]]:
-    """``(origins, destinations, via)`` of a clause: each destination with its origins.
-
-    A destination takes the origins stated since the previous destination, else those right
-    after it ("taken to B from A"), else every origin in the clause. "Continue to B" goes
-    from where the clause stays ("stay in A"), else its last destination. With no origin, the
-    people's place ("rebels in A"), then where the clause before it ended ("..., and then
-    into B"), then the clause's frame ("In A, ...") or its people's country ("Venezuelans")
-    stand in; the last item says whether the origin was stated. A destination ``joined`` to
-    the one before it (the far end of a range, "from A to B" after "all over") goes on that
-    end: one movement whose end is a list of places, as the movements set's guidelines
-    count it.
-    """
-    via = unique(r for role, refs, _k in roles if role == "via" for r in refs)
-    stays = unique(r for role, refs, _k in roles if role == "stay" for r in refs)
-    onward = [(refs, k) for role, refs, k in roles if role == "onward"]
-    main = [r for r in roles if r[0] in {"origin", "destination"}]
-    legs: list[tuple[list[str], list[str], list[str], bool]] = []
-    stated = any(role == "origin" for role, _refs, _k in main)
-    if not stated:
-        stand_in = unique(r for role, refs, _k in roles if role == "people_in" for r in refs)
-        stand_in = stand_in or (previous.destinations[-1:] if previous else []) or stand_ins
-        main = [("origin", stand_in, -1), *main] if stand_in else main
-    dest_at = [n for n, r in enumerate(main) if r[0] == "destination"]
-    every = unique(x for role, refs, _k in main if role == "origin" for x in refs)
-    for i, n in enumerate(dest_at):
-        if i and dest_at[i - 1] == n - 1 and main[n][2] in joined:  # "from Istanbul to Hakkari"
-            origins, dests, _via, was_stated = legs[-1]
-            legs[-1] = (origins, unique([*dests, *main[n][1]]), via, was_stated)
-            continue
-        lo = dest_at[i - 1] + 1 if i else 0
-        hi = dest_at[i + 1] if i + 1 < len(dest_at) else len(main)
-        before = [x for role, refs, _k in main[lo:n] if role == "origin" for x in refs]
-        after = [x for role, refs, _k in main[n + 1 : hi] if role == "origin" for x in refs]
-        legs.append((unique(before or after or every), main[n][1], via, stated))
-    if not dest_at and every:
-        legs.append((every, [], via, stated))
-    for refs, k in onward:
-        last = [d for role, ds, kk in main if role == "destination" and kk < k for d in ds]
-        legs.append((stays or last[-1:], refs, [], False))
-    return legs

@@ -205,7 +205,7 @@ DEMONYMS = frozenset(
         romanian russian saudi scottish shia shiite shi'ite somali soviet spanish sudanese sunni
         swedish swiss syriac syrian tunisian turkish turkmen turkoman ukrainian welsh yazidi
         yemeni alawite armenian bosnian serbian croatian albanian algerian bangladeshi chechen
-        uzbek tajik uighur uyghur yemenite bedouin
+        uzbek tajik uighur uyghur yemenite bedouin yugoslav
         """
     )
 )
@@ -484,20 +484,25 @@ MOVER_NOUNS = frozenset(
         """
         people persons person civilians residents resident inhabitants families family
         refugees refugee evacuees evacuee migrants migrant displaced idps villagers tourists
-        students children women men elderly patients wounded injured survivors fighters rebels
-        passengers pilgrims population crowd crowds caravan thousands hundreds dozens tens
+        students children women men elderly patients wounded injured survivors victims fighters
+        rebels passengers pilgrims population crowd crowds caravan thousands hundreds dozens tens
         millions many asylum seekers citizens nationals foreigners relatives mother father wife
         husband daughter daughters son sons sister brother nephews nieces household households
         others rest majority most
         """
     )
 )
+#: Nouns of the people of a place: "residents of X" says X is a place.
+DWELLER_NOUNS = frozenset(
+    _words("residents resident inhabitants inhabitant population villagers evacuation")
+)
 #: Nouns of people that say where they live: "residents of X", "families in X".
 RESIDENT_NOUNS = frozenset(
     _words(
         """
         people civilians residents inhabitants families population villagers natives citizens
-        refugees evacuees migrants rebels fighters students children women
+        refugees evacuees migrants rebels fighters students children women resident inhabitant
+        villager native citizen
         """
     )
 )
@@ -590,7 +595,7 @@ MOTION_WORDS = frozenset(
         sought seeking seek refuge sanctuary housed sheltered settled resettled continue continued
         continuing corridor corridors evacuation evacuations exodus influx move come comes came
         coming board boarded boarding way flown flew fly flying airlifted airlift landed
-        landing sailed shipped
+        landing sailed shipped forced expelled expel expels uprooted
         """
     )
 )

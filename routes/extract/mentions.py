@@ -20,6 +20,7 @@ from routes.extract.lexicon import (
     ARTICLES,
     DEMONYMS,
     DIRECTIONS,
+    DWELLER_NOUNS,
     ENGLISH_ARTICLES,
     GENERIC_WORDS,
     LOCATION_NOUNS,
@@ -94,6 +95,7 @@ class Mentions(Document):
                 if (
                     (gap in {" ", "-"} and (nxt.is_namey or self._is_article(j + 1)))
                     or (gap == " " and nxt.lower in NAME_JOINERS and self._joins(j + 2, j + 1))
+                    or (gap == "-" and self._hyphen_joined(j + 1))
                     or self._prefix(j)
                 ):
                     j += 1
@@ -110,6 +112,19 @@ class Mentions(Document):
                     break
             yield i, j
             i = j + 1
+
+    def _hyphen_joined(self, k: int) -> bool:
+        """Token ``k`` is a small lower-case word inside a hyphened name, between two of its
+        capitalised words ("Port-au-Prince", "Rostov-on-Don")."""
+        toks = self.toks
+        return (
+            toks[k].text.islower()
+            and len(toks[k].text) <= 4
+            and k + 1 < len(toks)
+            and toks[k + 1].sentence == toks[k].sentence
+            and self._gap(toks[k], toks[k + 1]) == "-"
+            and toks[k + 1].is_namey
+        )
 
     def _prefix(self, k: int) -> bool:
         """Token ``k`` is "St." (or "Mt.", "Ft.") before a name: the name's first word."""
@@ -159,7 +174,11 @@ class Mentions(Document):
         return self._is_article(i) and self._gap(t, self.toks[i + 1]) == "-"
 
     def _is_demonym(self, t: Token) -> bool:
-        return t.lower in DEMONYMS or t.lower.rstrip("s") in DEMONYMS
+        """A word of nationality: the lexicon's, or a capitalised demonym of a country
+        ("Chadian", "Bahamians"; countryinfo's, through the index)."""
+        if t.lower in DEMONYMS or t.lower.rstrip("s") in DEMONYMS:
+            return True
+        return t.text[:1].isupper() and normalize(t.text) in self.x.demonyms
 
     def _strip(self, i: int, j: int) -> tuple[int, int]:
         """Drop leading and trailing words that are not part of a name."""
@@ -469,7 +488,9 @@ class Mentions(Document):
             if prev.lower == "of":
                 before = self._prev_word(m.first, skip + 1)
                 return before is not None and (
-                    before.lower in LOCATION_NOUNS or before.lower in PLACE_HEADS
+                    before.lower in LOCATION_NOUNS
+                    or before.lower in PLACE_HEADS
+                    or before.lower in DWELLER_NOUNS  # "residents of Kiryat Shmona"
                 )
             if re.search(r"[,;:()\"“”]", self._gap(prev, self.toks[m.first - skip])):
                 return False
@@ -538,7 +559,7 @@ class Mentions(Document):
         for m in mentions:
             surface = self.text[m.start : m.end]
             cue = self._locative_cue(m)
-            person = self._person(m, people, persons) or self._establishment(m)
+            person = self._person(m, people, persons) or self._establishment(m) or self._owner(m)
             if person:
                 self.rejected.append(Rejection(m.start, m.end, surface, person))
                 continue
@@ -626,6 +647,19 @@ class Mentions(Document):
             and word.istitle()
         )
 
+    def _part_of_next(self, m: Mention) -> bool:
+        """A name of common words of place ("Old City", "Old Town") before "of" and a name:
+        that place's part, not a namesake elsewhere."""
+        words = {self.toks[k].lower for k in range(m.first, m.last + 1)}
+        nxt, name = self._next(m.last), self._next(m.last, 1)
+        return (
+            words <= DIRECTIONS | LOCATION_NOUNS
+            and nxt is not None
+            and nxt.lower == "of"
+            and name is not None
+            and name.is_namey
+        )
+
     def _establishment(self, m: Mention) -> str | None:
         """ "Knucklehead's Bar", "Cox's Mill": a name after a person's or a business's "'s"."""
         prev = self._prev_word(m.first)
@@ -637,6 +671,19 @@ class Mentions(Document):
         if self._is_place_name(owner.text):
             return None  # "Ukraine's Mariupol", "Syria's Idlib"
         return f"named as part of {owner.text}'s: an establishment, not a place"
+
+    def _owner(self, m: Mention) -> str | None:
+        """ "Cox's Bazaar" as no gazetteer spells it: the "Cox" of a longer name, not the
+        Cox of Spain (a country, region or large town before "'s" owns the next name)."""
+        nxt, name = self._next(m.last), self._next(m.last, 1)
+        if nxt is None or nxt.text not in {"'s", "’s"} or name is None or not name.is_namey:
+            return None
+        surface = self.text[m.start : m.end]
+        if m.type != "literal" or any(c.kind in {"country", "curated"} for c in m.candidates):
+            return None
+        if self._is_place_name(surface):
+            return None
+        return f"part of the name {surface}'s {name.text}: not a place of its own"
 
     def _is_place_name(self, text: str) -> bool:
         """A country, curated place, region or large town has this name ("Ukraine's Mariupol")."""
@@ -651,6 +698,8 @@ class Mentions(Document):
         nxt = self._next(m.last)
         if self._speaker(m):
             return "a speaker (next to 'said', 'reported' …)"
+        if self._part_of_next(m):
+            return "a part of the place named after it ('the Old City of Homs')"
         last = normalize(self.toks[m.last].text)
         if (
             m.first == m.last
@@ -658,7 +707,12 @@ class Mentions(Document):
             and not any(c.feature == "country" for c in m.candidates)
         ):
             return "a person's name used elsewhere in the story"
-        if nxt is not None and nxt.lower in ORG_HEADS and self._gap(self.toks[m.last], nxt) == " ":
+        if (
+            nxt is not None
+            and nxt.lower in ORG_HEADS
+            and nxt.text != "airport"  # "flying from Kabul airport": the town's
+            and self._gap(self.toks[m.last], nxt) == " "
+        ):
             return f"followed by {nxt.text!r}: the name of an organisation or building"
         prev = self._prev_word(m.first)
         if (

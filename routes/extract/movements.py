@@ -34,6 +34,7 @@ from routes.extract.findings import (
 )
 from routes.extract.grammar import Grammar
 from routes.extract.lexicon import PEOPLE_NOUNS
+from routes.extract.movers import PASSENGER_VEHICLES
 from routes.extract.text import by_sentence, unique
 
 __all__ = ["SAME_PLACE_KM", "Movements"]
@@ -44,7 +45,7 @@ SAME_PLACE_KM = 10.0
 SITE_KM = 1.0
 #: Curated roles of sites beside towns (``geodata/sites.yaml``), not towns.
 SITES = frozenset({"camp", "area", "border_crossing", "neighbourhood", "waypoint"})
-#: A toponym less sure than this, outside the story's country, is no movement's end: its
+#: A toponym less sure than this, outside the story's countries, is no movement's end: its
 #: name is kept unresolved instead of sending the movement to a far namesake (so is one
 #: only far namesakes have: ``Toponyms.far_only``).
 WEAK_END = 0.35
@@ -70,7 +71,8 @@ class Movements(Grammar):
         ends = [
             t
             for t in toponyms
-            if (t.confidence >= WEAK_END or t.place.country == focus) and t.start not in far
+            if (t.confidence >= WEAK_END or t.place.country in {focus, *self.countries})
+            and t.start not in far
         ]
         places = {t.place.ref: t.place for t in ends}
         unresolved: dict[str, Unresolved] = {}
@@ -113,18 +115,29 @@ class Movements(Grammar):
         out: list[VehicleDraft] = []
         at = by_sentence(figures)
         for c in claims:
-            arriving = main_origin is not None and not set(c.destinations) & origins
+            # vehicles that left a place they name, or arrive where people are not leaving,
+            # carried people
+            started = main_origin is not None or (
+                bool(c.origins and c.destinations) and self._passengers(c.sentence)
+            )
+            arriving = started and not set(c.destinations) & origins
             if c.mover == "vehicles" and not c.inbound and arriving:
                 c.mover = "people"  # "the first convoy of 22 buses arrived in Poltava"
                 continue
             if c.mover not in {"vehicles", "aid"}:
                 continue
-            what = "aid" if c.mover == "aid" else "empty"
+            # trucks or a bare convoy sent for no one, naming no one: a delivery
+            goods = not c.inbound and not self._passengers(c.sentence)
+            what = "aid" if c.mover == "aid" or goods else "empty"
             figs = [f for f in at.get(c.sentence + 1, []) if f.kind != "people"]
             out.append(VehicleDraft(what, c.origins, c.destinations, [c.sentence + 1], figs))
             if what == "empty":  # people move out of where empty vehicles went
                 claims.append(Claim(c.sentence, c.destinations, c.origins, [], "people"))
         return out
+
+    def _passengers(self, si: int) -> bool:
+        """The sentence names vehicles that carry people (buses, not trucks)."""
+        return any(self.toks[k].lower in PASSENGER_VEHICLES for k in self.sentence_tokens[si])
 
     def _legs(
         self,
@@ -345,7 +358,8 @@ def _mappable_first(pair: tuple[str, str], places: dict[str, Candidate]) -> tupl
 
 
 def _a_movement(a: str, b: str, places: dict[str, Candidate]) -> bool:
-    """A leg between two places apart, neither inside the other."""
+    """A leg between two places apart (any distance across a border), neither inside the
+    other."""
     if a == b:
         return False
     pa, pb = places.get(a), places.get(b)
@@ -354,6 +368,8 @@ def _a_movement(a: str, b: str, places: dict[str, Candidate]) -> bool:
     if _contains(pa, pb) or _contains(pb, pa):
         return False
     apart = SITE_KM if _site(pa) or _site(pb) else SAME_PLACE_KM
+    if pa.country and pb.country and pa.country != pb.country:
+        apart = 0.0  # twin towns across a border: "from Piedras Negras into Eagle Pass"
     return great_circle_km(pa.lat, pa.lon, pb.lat, pb.lon) > apart
 
 
@@ -381,8 +397,13 @@ def _finer(fine: MovementDraft, coarse: MovementDraft, places: dict[str, Candida
     def within(x: str, y: str) -> bool:
         return x == y or (x in places and y in places and _contains(places[y], places[x]))
 
+    origin, end = fine.origins[0], fine.destinations[0]
+    # from a region of the country left, or to one town, the same flight told finer; a
+    # town's people bound for a whole country ("a resident of Kandahar") go their own way
+    region = origin in places and places[origin].feature in {"admin1", "admin2", "area"}
+    town = end == coarse.destinations[0] and end in places and places[end].feature != "country"
     return (
-        within(fine.origins[0], coarse.origins[0])
+        (origin == coarse.origins[0] or ((region or town) and within(origin, coarse.origins[0])))
         and within(fine.destinations[0], coarse.destinations[0])
         and (fine.origins[0], fine.destinations[0]) != (coarse.origins[0], coarse.destinations[0])
     )

@@ -25,11 +25,12 @@ from routes.extract.lexicon import (
     MOVER_NOUNS,
     MOVER_PRONOUNS,
     SEND_VERBS,
+    SPEECH_VERBS,
     VEHICLE_NOUNS,
 )
 from routes.extract.text import Document
 
-__all__ = ["OBJECT_PRONOUNS", "VEHICLE_BUSINESS", "Movers"]
+__all__ = ["OBJECT_PRONOUNS", "PASSENGER_VEHICLES", "VEHICLE_BUSINESS", "Movers"]
 
 #: Nouns after a vehicle's that make it a business, not a vehicle ("a bus company").
 VEHICLE_BUSINESS = frozenset(
@@ -56,10 +57,53 @@ VEHICLE_BUSINESS = frozenset(
 OBJECT_PRONOUNS = frozenset(["them", "us", "him", "her"])
 #: Every word of movement (the prefixes aside).
 _MOTION = MOTION_WORDS | MOVE_WORDS
+#: Words that open a relative clause about a place or its people.
+RELATIVE_WORDS = frozenset(["where", "which", "whose"])
+#: Vehicles that carry people: others (trucks, a bare convoy) that name none carry goods.
+PASSENGER_VEHICLES = frozenset(
+    ["bus", "buses", "busses", "coach", "coaches", "minibus", "minibuses", "ambulance",
+     "ambulances"]
+)  # fmt: skip
+#: How many sentences after an aid convoy's the same vehicles are still that convoy.
+AID_REACH = 2
 
 
 class Movers(Document):
     """Who moves in a clause (see the module's docstring)."""
+
+    #: A vehicle noun ("convoy") → the last sentence whose clause made it an aid convoy.
+    _aid: dict[str, int]
+
+    def _aid_again(self, clause: list[int], si: int) -> bool:
+        """Vehicles an aid convoy's clause named just before ("an inter-agency convoy is
+        delivering assistance to A. ... a convoy is also under way to B"): the same convoy."""
+        nouns = {_stem(self.toks[k].lower) for k in clause if self.toks[k].lower in VEHICLE_NOUNS}
+        return any(0 <= si - self._aid.get(n, -99) <= AID_REACH for n in nouns)
+
+    def _saw_aid(self, clause: list[int], si: int) -> None:
+        """Remember the vehicle nouns of an aid convoy's clause."""
+        for k in clause:
+            if self.toks[k].lower in VEHICLE_NOUNS:
+                self._aid[_stem(self.toks[k].lower)] = si
+
+    def _main_part(self, rest: list[int]) -> list[int]:
+        """The words after the verb up to a relative clause: "to Aleppo, where people are
+        starving" names the people there, not who moves."""
+        for n, k in enumerate(rest):
+            if n and self.toks[k].lower in RELATIVE_WORDS:
+                return rest[:n]
+        return rest
+
+    def _subject(self, clause: list[int], verb: int) -> list[int]:
+        """The words before the clause's verb, past a speaker's ("he said a convoy has yet
+        to cross ...": the convoy, not "he"); a bare "that" ("people that fled") cuts nothing."""
+        before = clause[:verb]
+        cut = max(
+            (n + 1 for n, k in enumerate(before)
+             if self.toks[k].lower in SPEECH_VERBS or self.toks[k].lower == "that"),
+            default=0,
+        )  # fmt: skip
+        return before[cut:] if cut < len(before) else before
 
     def _motion(self, k: int) -> bool:
         if k < 0 or k >= len(self.toks):
@@ -74,7 +118,7 @@ class Movers(Document):
             (n for n, k in enumerate(clause) if self._motion(k) and not _noun(toks[k].lower)),
             len(clause),
         )
-        subject, rest = clause[:verb], clause[verb:]
+        subject, rest = self._subject(clause, verb), self._main_part(clause[verb:])
         words = [toks[k].lower for k in clause]
         sending = any(w in SEND_VERBS for w in words) or self._fetching(clause)
         convoy = any(toks[k].lower in VEHICLE_NOUNS for k in clause)
@@ -112,6 +156,8 @@ class Movers(Document):
             return "" if nxt is not None and nxt.lower in VEHICLE_BUSINESS else "vehicles"
         if low in AID_NOUNS:
             return "aid"
+        if low == "humanitarian" and (nxt := self._next(k)) is not None:
+            return "aid" if nxt.lower in VEHICLE_NOUNS else ""  # not "a humanitarian corridor"
         carried = low in OBJECT_PRONOUNS and self._carried(k)  # "buses taking them"
         if low in MOVER_NOUNS or carried or (low in MOVER_PRONOUNS and not t.quoted):
             return "" if self._fetched(k) else "people"
@@ -123,11 +169,15 @@ class Movers(Document):
         return ""
 
     def _carried(self, k: int) -> bool:
-        """A noun after "carrying", "with", "packed with": what a vehicle carries."""
-        return any(
-            t is not None and t.lower in CARRY_WORDS
-            for t in (self._prev_word(k, s) for s in range(4))
-        )
+        """A noun after "carrying", "with", "packed with": what a vehicle carries (not the
+        people after "for": "carrying food for 13,000 people" carries food)."""
+        for s in range(4):
+            t = self._prev_word(k, s)
+            if t is None or t.lower == "for":
+                return False
+            if t.lower in CARRY_WORDS:
+                return True
+        return False
 
     def _fetched(self, k: int) -> bool:
         """People a purpose names ("sent to evacuate civilians"): not the clause's mover."""
@@ -159,9 +209,16 @@ class Movers(Document):
         for n, k in enumerate(rest):
             if toks[k].lower in MOVE_OBJECT_VERBS and not self._purpose(k):
                 ahead = rest[n + 1 : n + 5]
-                if any(toks[x].lower in MOVER_NOUNS | {"them", "us", "him", "her"} for x in ahead):
+                if any(
+                    toks[x].lower in OBJECT_PRONOUNS or self._kind(x) == "people" for x in ahead
+                ):
                     return True
         return False
+
+
+def _stem(word: str) -> str:
+    """A vehicle noun without its plural ending ("convoys" → "convoy")."""
+    return word.removesuffix("es") if word.endswith("ses") else word.removesuffix("s")
 
 
 def _noun(word: str) -> bool:

@@ -113,6 +113,8 @@ class Document:
         self.persons: set[str] = set()  # surnames of people named in the story
         #: Start of each toponym only far namesakes have → why: no movement's end
         self.far_only: dict[int, str] = {}
+        #: The countries the story names (itself, by its people or by a sure place)
+        self.countries: set[str] = set()
         self._possessive_names: set[str] = set()
 
     # -- runs of name-like tokens

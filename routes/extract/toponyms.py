@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from functools import partial
 
@@ -73,9 +73,12 @@ CONTEXT_NEAR = 0.1
 CUE_EVIDENCE = 0.1
 #: A best candidate ranked ahead of the next by less than this is less sure (``_confidence``).
 DECISIVE_MARGIN = 0.2
-#: A town this populous (or a capital), called so by its own name, is never a far namesake
-#: to leave out (:meth:`Toponyms._respelled`): news names such cities anywhere.
+#: A town this populous, called so by its own name, names its country for the story
+#: (:meth:`Toponyms._countries`).
 RENOWNED_TOWN = 100_000
+#: A town so large (or a capital) that a story may name it far from its own countries
+#: ("refugees flew on to Berlin"); a smaller far namesake is no movement's end (issue 26).
+RENOWNED_FAR = 1_000_000
 
 
 #: The levels of a division a word of area may mark.
@@ -139,6 +142,7 @@ class Toponyms(Mentions):
             kept = respelled
             focus, centre, near, national = self._context(kept)
         within = self._qualifiers(kept)
+        self.countries = self._countries(kept)
 
         # Pass 2: resolve in context; weak GeoNames matches need a cue or the focus region.
         toponyms: list[Toponym] = []
@@ -284,26 +288,37 @@ class Toponyms(Mentions):
         (the story may mean it) but is no movement's end: :attr:`far_only` says why, and
         the movements keep it unresolved, never sent to the far namesake (issue 26).
         """
-        countries = self._countries(kept)
+        countries = self._countries(kept) or ({focus} if focus else set())
         if not countries:
             return kept
+        named = {m.key: self._named_countries(m) for m, _cue in kept}
+        votes = Counter(c for found in named.values() for c in found)
         out: list[tuple[Mention, bool]] = []
         for m, cue in kept:
-            far = m.type == "literal" and all(
-                c.kind == "geonames"
-                and c.country not in countries
-                and not (c.primary and (c.population >= RENOWNED_TOWN or c.capital))
-                and not self._in_focus(c, focus, centre)
-                and near.get((m.key, c.ref), 0.0) < CONTEXT_NEAR
-                for c in m.candidates
+            own = named[m.key]  # Palma de Mallorca names Spain only for itself
+            others = {c for c, n in votes.items() if n > (c in own)}
+            far = (
+                m.type == "literal"
+                and bool(others)
+                and all(
+                    c.kind == "geonames"
+                    and c.country not in others
+                    and not (c.primary and (c.population >= RENOWNED_FAR or c.capital))
+                    and not self._in_focus(c, focus, centre)
+                    and near.get((m.key, c.ref), 0.0) < CONTEXT_NEAR
+                    for c in m.candidates
+                )
             )
-            if far and cue and (found := self.x.variants(m.key, countries)):
+            if far and cue and (found := self.x.variants(m.key, others)):
                 m.candidates = found
             elif far and cue:
-                self.far_only[m.start] = self._far_only(m, countries, centre)
+                self.far_only[m.start] = self._far_only(m, others, centre)
             out.append((m, cue))
-        for m, cue in self.unknown:  # no place has the name: only the focus's towns
-            if focus in countries and (found := self.x.variants(m.key, [focus])):
+        for m, cue in self.unknown:  # no place has the name: the focus's towns, then others'
+            if focus in countries and (
+                found := self.x.variants(m.key, [focus])
+                or self.x.variants(m.key, sorted(countries - {focus}))
+            ):
                 m.candidates = found
                 out.append((m, cue))
                 self.rejected = [  # "Ein", "Issa" were parts of no place's name after all
@@ -317,17 +332,19 @@ class Toponyms(Mentions):
         of 100,000 each name most likely means before the story's context (a village of
         the name does not count: the Hool of Mexico makes no story about Al-Hool camp one
         about Mexico)."""
-        found: set[str] = set()
-        for m, _cue in kept:
-            if m.type == "adjective":  # "Georgian", "Syrians"
-                found |= {c.country for c in m.candidates if c.country}
-            if m.type != "literal" or not m.candidates:
-                continue
-            best = max(m.candidates, key=partial(self._prior, m))
-            sure = best.strong and (best.primary or best.kind == "curated")
-            if best.country and (sure or best.population >= RENOWNED_TOWN):
-                found.add(best.country)
-        return found
+        return {c for m, _cue in kept for c in self._named_countries(m)}
+
+    def _named_countries(self, m: Mention) -> set[str]:
+        """The countries one mention names (see :meth:`_countries`)."""
+        if m.type == "adjective":  # "Georgian", "Syrians"
+            return {c.country for c in m.candidates if c.country}
+        if m.type != "literal" or not m.candidates:
+            return set()
+        best = max(m.candidates, key=partial(self._prior, m))
+        sure = best.strong and (best.primary or best.kind == "curated")
+        if best.country and (sure or best.population >= RENOWNED_TOWN):
+            return {best.country}
+        return set()
 
     def _far_only(self, m: Mention, countries: set[str], centre: tuple[float, float] | None) -> str:
         """Why a name only far namesakes have is no movement's end (for the review)."""

