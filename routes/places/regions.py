@@ -213,8 +213,9 @@ def demonyms() -> dict[str, str]:
     return {word: iso for word, iso in everywhere.items() if word + "s" in everywhere}
 
 
-def demonym_countries(among: Iterable[str]) -> dict[str, str]:
-    """``normalize``-d demonym, singular and plural → ISO country, for the countries ``among``.
+def demonym_countries(among: Iterable[str], every: Iterable[Area] | None = None) -> dict[str, str]:
+    """``normalize``-d demonym, singular and plural → ISO country, for the countries ``among``
+    (of ``every`` country: :func:`countries` unless given, as the index holds them).
 
     From countryinfo's demonyms (MIT): ``"russian"`` and ``"russians"`` → ``"RU"``. A
     demonym two countries share goes to the more populous (GeoNames population); one that
@@ -229,7 +230,7 @@ def demonym_countries(among: Iterable[str]) -> dict[str, str]:
     import countryinfo
 
     keep = set(among)
-    areas = {a.country: a for a in countries()}
+    areas = {a.country: a for a in (countries() if every is None else every)}
     names = {normalize(n) for a in areas.values() for n in (a.name, *a.aliases)}
     found: dict[str, str] = {}
     pops: dict[str, int] = {}
