@@ -127,6 +127,8 @@ def _shows_the_map_offline(browser: Browser, html: Path, cell_html: str) -> None
     frame = page.frame_locator("iframe")
     frame.locator("path.leaflet-interactive").first.wait_for(timeout=15_000)
     assert not [url for url in refused if "tile" not in url], refused
+    text = frame.locator("body").inner_text()
+    assert "Â" not in text and "â€" not in text, "UTF-8 read as Latin-1 in the frame"
     page.close()
 
 

@@ -216,8 +216,10 @@ class Inline:
     height_px: int = 600
 
     def _repr_html_(self) -> str:
+        # ASCII with character references: right whatever encoding the notebook page has
+        text = html.escape(self.page, quote=True).encode("ascii", "xmlcharrefreplace").decode()
         return (
-            f'<iframe srcdoc="{html.escape(self.page, quote=True)}" title="map" '
+            f'<iframe srcdoc="{text}" title="map" '
             f'style="width:100%;height:{self.height_px}px;border:none"></iframe>'
         )
 
