@@ -243,6 +243,9 @@ class _Drafter:
         surfaces = unique(t.text for t in self.x.mentions(c.ref))
         aliases = [a for a in surfaces if normalize(a) != normalize(c.name)]
         record: dict[str, Any] = {"id": place_id, "name": c.name}
+        if c.former is not None:  # named as the story names it, with today's name beside
+            record.update(name=surfaces[0], today=c.name)
+            aliases = [a for a in [*surfaces[1:], c.name] if normalize(a) != normalize(surfaces[0])]
         if c.kind == "curated":
             curated = self.extractor.curated[c.ref.split(":", 1)[1]]
             record["aliases"] = unique([*curated.place.aliases, *aliases])
@@ -266,6 +269,10 @@ class _Drafter:
             self.sources.setdefault(_GEONAMES_SOURCE["id"], dict(_GEONAMES_SOURCE))
             source = _GEONAMES_SOURCE["id"]
             detail = f"GeoNames {c.geonames_id} ({c.country}, population {c.population:,})"
+        if c.former is not None:
+            record["aliases"] = aliases
+            then = f", in {c.former.then}" if c.former.then else ""
+            detail = f"{detail}; called {record['name']} {c.former.years}{then} ({c.former.source})"
         record.update(
             role=role, lat=round(c.lat, 5), lon=round(c.lon, 5), source=source, detail=detail
         )

@@ -23,6 +23,7 @@ from routes.extract.mentions import Mention, Mentions
 from routes.extract.streets import place_streets
 from routes.places import base_confidences
 from routes.places.candidates import NAMESAKE_POPULATION, RUNNER_UP_KM
+from routes.places.former import as_of
 from routes.places.names import AREA_WORDS
 
 __all__ = ["FOCUS_RADIUS_KM", "Toponyms"]
@@ -132,6 +133,8 @@ class Toponyms(Mentions):
         """Accept or reject each possible mention, then resolve the accepted ones in context."""
         self.typed = []
         kept = self._accepted()
+        for m, _cue in kept:  # "Leningrad" in a story of 1985: Saint Petersburg, then
+            m.candidates = as_of(m.candidates, self.story_date)
         countries = self._countries(kept)
         for m, _cue in kept:
             m.candidates = self._area_or_city(m, countries)

@@ -28,10 +28,12 @@ from routes.places.candidates import (
     town_confidences,
 )
 from routes.places.curated import CuratedPlace, curated_places
+from routes.places.former import FormerName, former_names
 from routes.places.geocoder import NEAR_MARGIN_DEG
 from routes.places.geonames import (
     OTHER_NAME_POPULATION,
     GeoName,
+    geonames_by_id,
     geonames_in,
     geonames_named_all,
     own_spelling,
@@ -92,6 +94,9 @@ class IndexCandidate:
     source: str = ""  # where a continent's or region's point comes from (its Area's source)
     capital: str = ""  # a GeoNames town that is its country's capital: the capital's name key
     variant: bool = False  # found by another spelling of its name (:meth:`NameIndex.variants`)
+    #: The former name it was found by (a town or country renamed since: "Leningrad"),
+    #: which :func:`routes.places.former.as_of` keeps or drops by the story's date
+    former: FormerName | None = None
 
     @property
     def strong(self) -> bool:
@@ -174,6 +179,25 @@ class NameIndex:
         self._acronyms = {
             name for names in COUNTRY_ALIASES.values() for name in names if name.isupper()
         }
+        self._former = self._former_candidates()
+
+    def _former_candidates(self) -> dict[str, list[IndexCandidate]]:
+        """The places of each former name (:mod:`routes.places.former`), as candidates
+        marked with it: a country's, or a GeoNames town's."""
+        table = former_names()
+        ids = [int(f.today.split(":")[1]) for fs in table.values() for f in fs
+               if f.today.startswith("geonames:")]  # fmt: skip
+        towns = {town.id: town for town in geonames_by_id(ids)}
+        found: dict[str, list[IndexCandidate]] = {}
+        for key, records in table.items():
+            for f in records:
+                kind, code = f.today.split(":")
+                place = self._by_iso.get(code) if kind == "country" else None
+                if kind == "geonames" and int(code) in towns:
+                    place = _town(towns[int(code)], True)
+                if place is not None:
+                    found.setdefault(key, []).append(replace(place, primary=True, former=f))
+        return found
 
     def country(self, iso: str) -> IndexCandidate | None:
         """The country ``iso`` as a candidate (curated if curated), for its adjective."""
@@ -244,7 +268,8 @@ class NameIndex:
                 for a in areas
             ]
             towns = _own_names_first([*curated, *countries, *areas], towns)
-            candidates = _dedupe([*curated, *countries, *areas, *towns])
+            former = self._former.get(key, [])
+            candidates = _dedupe([*former, *curated, *countries, *areas, *towns])
             if candidates:
                 found[key] = candidates
         return found

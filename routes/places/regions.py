@@ -52,6 +52,7 @@ __all__ = [
     "country_names",
     "demonym_countries",
     "demonyms",
+    "geodata_table",
     "regions",
     "seas",
     "towns_with_regions",
@@ -79,7 +80,8 @@ REGION_SOURCE = (
 GENERIC_REGION_WORD = 3
 
 #: Levels from the largest down; a name matched at a higher level is the likelier reading.
-LEVELS = ("continent", "sea", "country", "admin1", "admin2")
+#: Islands, landforms (capes, falls) and airports (:mod:`routes.places.features`) come last.
+LEVELS = ("continent", "sea", "country", "admin1", "admin2", "island", "landform", "airport")
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,9 @@ class Area:
     geonames_id: int | None = None
     population: int = 0  # countries and continents; towns counted for regions
     admin1: str | None = None  # the first-level region a county is in
+    #: Those of ``aliases`` that are its own names too, not another name for it (a
+    #: subdivision's ISO 3166-2 names: "Tirol" is Tyrol's as much as Tirol, Romania's)
+    official: tuple[str, ...] = ()
 
     @property
     def rank(self) -> int:
@@ -307,11 +312,11 @@ def regions() -> tuple[Area, ...]:
 
 def _admin1_points() -> dict[tuple[str, str], tuple[float, float]]:
     """``(country, GeoNames admin1 name)`` → the centroid of its Natural Earth outline."""
-    rows = _geodata_table("admin1-points.csv")
+    rows = geodata_table("admin1-points.csv")
     return {(r["country"], r["admin1"]): (float(r["lat"]), float(r["lon"])) for r in rows}
 
 
-def _geodata_table(name: str) -> list[dict[str, str]]:
+def geodata_table(name: str) -> list[dict[str, str]]:
     """The rows of a CSV table in ``geodata/``, below its ``#`` header of sources."""
     with (datasets.DATA_DIR / name).open(encoding="utf-8") as lines:
         return list(csv.DictReader(line for line in lines if not line.startswith("#")))
@@ -415,13 +420,25 @@ def seas() -> tuple[Area, ...]:
     """Seas, oceans, gulfs, bays and straits at the centroid of their Natural Earth outline."""
     return tuple(
         Area(r["name"], (), "sea", None, float(r["lat"]), float(r["lon"]), SEA_SOURCE)
-        for r in _geodata_table("sea-points.csv")
+        for r in geodata_table("sea-points.csv")
     )
 
 
 def all_areas() -> tuple[Area, ...]:
-    """Continents, seas, countries, then regions: everything ``places.areas`` searches."""
-    return (*continents(), *seas(), *countries(), *regions())
+    """Continents, seas, countries, regions (with their ISO 3166-2 names), airports, then
+    islands and landforms (:mod:`routes.places.features`): everything ``places.areas``
+    searches."""
+    from routes.places import features
+
+    towns = ((cc, name, lat, lon) for lat, lon, name, _a1, _a2, cc in _cities1000_rows())
+    return (
+        *continents(),
+        *seas(),
+        *countries(),
+        *features.with_subdivisions(regions(), towns),
+        *features.airports(),
+        *features.landforms(),
+    )
 
 
 def admin1_at(lat: float, lon: float) -> tuple[str, str]:
