@@ -22,7 +22,7 @@ from __future__ import annotations
 import gettext
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import cache
 from importlib.metadata import version
@@ -103,17 +103,22 @@ def landforms() -> tuple[Area, ...]:
 
 
 def with_subdivisions(
-    areas: Sequence[Area], towns: Iterable[tuple[str, str, float, float]]
+    areas: Sequence[Area],
+    towns: Iterable[tuple[str, str, float, float]],
+    local: Mapping[tuple[str | None, str], str],
 ) -> list[Area]:
     """``areas`` (first- and second-level regions) with the ISO 3166-2 names of each as
     other names, and the subdivisions none of them is, at their namesake town (``towns``:
-    ``(country, name, lat, lon)``, the first of a name taken)."""
+    ``(country, name, lat, lon)``, the first of a name taken). ``local``: another name a
+    first-level region is matched by, ``(country, name)`` → name (Natural Earth's
+    "Niedersachsen" for GeoNames' "Lower Saxony", as ISO writes it too)."""
     by_key: dict[tuple[str | None, str, str], list[int]] = defaultdict(list)
     by_variant: dict[tuple[str | None, str, str], list[int]] = defaultdict(list)
     by_words: dict[tuple[str | None, str, str], list[int]] = defaultdict(list)
     generic = _generic_words(areas)
     for i, area in enumerate(areas):
-        for name in (area.name, *area.aliases):
+        also = [local[(area.country, area.name)]] if (area.country, area.name) in local else []
+        for name in (area.name, *area.aliases, *also):
             key = normalize(name)
             by_key[(area.country, area.level, key)].append(i)
             by_variant[(area.country, area.level, variant(key))].append(i)

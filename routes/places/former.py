@@ -112,6 +112,8 @@ def _iso_3166_3() -> list[FormerName]:
             continue  # no one successor of the whole (USSR, Yugoslavia, East Germany)
         withdrawn = str(old.withdrawal_date)
         name = old.name.split(",")[0].strip()
+        if " and " in name:
+            continue  # "French Afars and Issas": a story's "X and Y" is read as two places
         source = ISO_3166_3.format(version=release, withdrawn=withdrawn)
         found.append(FormerName(name, int(withdrawn[:4]), f"country:{now.alpha_2}", source))
     return found

@@ -43,7 +43,14 @@ from routes.places.regions import Area
 from routes.places.spellings import region_namesakes, spelled_towns
 from routes.scenario import Place
 
-__all__ = ["COUNTRY_ALIASES", "IndexCandidate", "NameIndex", "base_confidences"]
+__all__ = [
+    "CONTAINS_KM",
+    "COUNTRY_ALIASES",
+    "IndexCandidate",
+    "NameIndex",
+    "base_confidences",
+    "contains",
+]
 
 #: Countries by other names a story may use; GeoNames' own English name is always known too.
 COUNTRY_ALIASES = {
@@ -460,3 +467,45 @@ def _region_candidates(named: Iterable[tuple[Area, bool]]) -> list[IndexCandidat
         for area, main in named
         if area.level != "country"
     ]
+
+
+#: An area known only by its point (a county, a curated area, an island, a valley) holds
+#: the places this close to it, km: the reach of the larger valleys and islands news names
+#: (Bekaa Valley, Lesbos), never a whole province.
+CONTAINS_KM = 50.0
+
+#: Levels whose places are known by their codes: a town's country and first-level region.
+_BY_CODE = frozenset({"country", "admin1"})
+#: Levels and curated roles that are areas known by their point only.
+_BY_POINT = frozenset({"admin2", "island", "landform", "area", "camp"})
+
+
+def contains(area: IndexCandidate, place: IndexCandidate) -> bool:
+    """Whether ``place`` lies in ``area`` (not the same place): a country holds its towns
+    and regions, a first-level region its towns and counties; a county, an island, a
+    curated area or valley (known by a point only) the places of its country within
+    :data:`CONTAINS_KM` of it. Containment is not identity: a movement from a region to a
+    town in it is a movement (the reader places it at the town the story names).
+
+    Examples
+    --------
+    >>> index = NameIndex()
+    >>> syria, idlib = index.lookup(["syria"])["syria"][0], index.lookup(["idlib"])["idlib"][0]
+    >>> contains(syria, idlib), contains(idlib, syria), contains(syria, syria)
+    (True, False, False)
+    """
+    if area.ref == place.ref or place.feature == "country":
+        return False
+    if area.feature == "country":
+        return place.country == area.country
+    if area.feature == "admin1":
+        return (
+            place.feature != "admin1"
+            and place.country == area.country
+            and bool(place.admin1)
+            and place.admin1 == area.admin1
+        )
+    if area.feature in _BY_POINT and place.feature not in _BY_CODE:
+        same = area.country is None or place.country is None or area.country == place.country
+        return same and great_circle_km(area.lat, area.lon, place.lat, place.lon) <= CONTAINS_KM
+    return False

@@ -53,6 +53,7 @@ __all__ = [
     "demonym_countries",
     "demonyms",
     "geodata_table",
+    "natural_earth_names",
     "regions",
     "seas",
     "towns_with_regions",
@@ -316,6 +317,17 @@ def _admin1_points() -> dict[tuple[str, str], tuple[float, float]]:
     return {(r["country"], r["admin1"]): (float(r["lat"]), float(r["lon"])) for r in rows}
 
 
+def natural_earth_names() -> dict[tuple[str | None, str], str]:
+    """``(country, GeoNames admin1 name)`` → the Natural Earth name of its one outline
+    ("Lower Saxony": "Niedersachsen"), from ``geodata/admin1-points.csv``."""
+    rows = geodata_table("admin1-points.csv")
+    return {
+        (r["country"], r["admin1"]): r["natural_earth"]
+        for r in rows
+        if "; " not in r["natural_earth"]
+    }
+
+
 def geodata_table(name: str) -> list[dict[str, str]]:
     """The rows of a CSV table in ``geodata/``, below its ``#`` header of sources."""
     with (datasets.DATA_DIR / name).open(encoding="utf-8") as lines:
@@ -435,7 +447,7 @@ def all_areas() -> tuple[Area, ...]:
         *continents(),
         *seas(),
         *countries(),
-        *features.with_subdivisions(regions(), towns),
+        *features.with_subdivisions(regions(), towns, natural_earth_names()),
         *features.airports(),
         *features.landforms(),
     )
