@@ -94,7 +94,7 @@ def test_iso_subdivision_names_resolve_to_their_country_and_level() -> None:
 
     kinds = {s.code: s.type.lower() for s in pycountry.subdivisions}
     done = Counter()
-    for code, country, level, names in features._subdivisions():
+    for code, country, level, names in features.subdivisions():
         country_name = pycountry.countries.get(alpha_2=country)
         asks = [names[0], f"{names[0]} {kinds[code]}"]
         if country_name is not None:

@@ -23,7 +23,7 @@ from routes.extract.mentions import Mention, Mentions
 from routes.extract.streets import place_streets
 from routes.places import base_confidences
 from routes.places.candidates import NAMESAKE_POPULATION, RUNNER_UP_KM
-from routes.places.former import as_of
+from routes.places.index import as_of
 from routes.places.names import AREA_WORDS
 
 __all__ = ["FOCUS_RADIUS_KM", "Toponyms"]

@@ -13,7 +13,7 @@
 """
 
 from routes.errors import UnknownPlaceError
-from routes.places import geonames, regions
+from routes.places import areas, features, former, geonames, regions
 from routes.places.candidates import (
     ALTERNATE_NAME_PENALTY,
     CONFIDENCE,
@@ -39,10 +39,13 @@ __all__ = [
     "Match",
     "NameIndex",
     "UnknownPlaceError",
+    "areas",
     "base_confidences",
     "candidates",
     "contains",
     "curated_gazetteer",
+    "features",
+    "former",
     "geonames",
     "geonames_db",
     "geonames_in",

@@ -14,7 +14,8 @@ Each comes from a table a registry package or ``geodata/`` ships, and says which
   that has none is placed at the GeoNames town of its name in its country (a region is
   often named after its seat, and says so), else left out.
 
-:func:`routes.places.regions.all_areas` adds them to the index's areas.
+:func:`all_areas` gives them with the continents, seas, countries and regions of
+:mod:`routes.places.regions`: everything the index holds above the town.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from dataclasses import replace
 from functools import cache
 from importlib.metadata import version
 
+from routes.places import regions
 from routes.places.names import AREA_WORDS, normalize, variant
 from routes.places.regions import Area, geodata_table
 
@@ -35,7 +37,9 @@ __all__ = [
     "LAND_SOURCE",
     "SUBDIVISION_SOURCE",
     "airports",
+    "all_areas",
     "landforms",
+    "subdivisions",
     "with_subdivisions",
 ]
 
@@ -52,6 +56,20 @@ SUBDIVISION_SOURCE = (
 ISLANDS = frozenset({"island", "island group"})
 
 
+def all_areas() -> tuple[Area, ...]:
+    """Continents, seas, countries, regions (with their ISO 3166-2 names), airports, then
+    islands and landforms: everything ``places.areas`` searches."""
+    towns = ((cc, name, lat, lon) for lat, lon, name, _a1, _a2, cc in regions.cities1000_rows())
+    return (
+        *regions.continents(),
+        *regions.seas(),
+        *regions.countries(),
+        *with_subdivisions(regions.regions(), towns, regions.natural_earth_names()),
+        *airports(),
+        *landforms(),
+    )
+
+
 @cache
 def airports() -> tuple[Area, ...]:
     """Every airport of ``airportsdata`` with an IATA code and a city, at its point.
@@ -60,7 +78,7 @@ def airports() -> tuple[Area, ...]:
     --------
     >>> kabul = next(a for a in airports() if "IATA KBL" in a.source)
     >>> kabul.name, kabul.level, kabul.country
-    ('Hamid Karzai International Airport', 'airport', 'AF')
+    ('Kabul International Airport', 'airport', 'AF')
     """
     import airportsdata
 
@@ -129,7 +147,7 @@ def with_subdivisions(
     extra: dict[int, list[str]] = defaultdict(list)
     new: list[Area] = []
     release = version("pycountry")
-    for code, country, level, names in _subdivisions():
+    for code, country, level, names in subdivisions():
         keys = [normalize(n) for n in names]
         hit = _one(by_key, country, level, keys)
         if hit is None:
@@ -209,7 +227,7 @@ def _one(
 
 
 @cache
-def _subdivisions() -> tuple[tuple[str, str, str, tuple[str, ...]], ...]:
+def subdivisions() -> tuple[tuple[str, str, str, tuple[str, ...]], ...]:
     """``(code, country, level, names)`` of every ISO 3166-2 subdivision: "admin1" for a
     top-level one, "admin2" for one with a parent; its name, then its English name."""
     import pycountry

