@@ -67,7 +67,8 @@ COUNTRY_POPULATION = 0.001
 QUALIFIER_WEIGHT = 2.0
 #: What a place in a country the story names by name or by its people ("Costa Rica",
 #: "Venezuelans") gains over its namesakes elsewhere: more than a city of a million's lead
-#: and the focus together ("San Jose" in a story about Costa Rica is San José).
+#: and the focus together ("San Jose" in a story about Costa Rica is San José), unless a
+#: namesake elsewhere is a national capital ("London", "Brussels" beside "the US").
 NAMED_COUNTRY_WEIGHT = 1.5
 #: A city this large (its own name) leaves out its country's towns of its name a hundred times
 #: smaller (:func:`_beside_cities`).
@@ -155,15 +156,23 @@ class Toponyms(Mentions):
         # Pass 2: resolve in context; weak GeoNames matches need a cue or the focus region.
         toponyms: list[Toponym] = []
         for m, cue in kept:
+            # a capital elsewhere keeps its lead ("Brussels" in a story naming the US)
+            named = (
+                set()
+                if any(c.capital and c.country not in stated for c in m.candidates)
+                else stated
+            )
 
-            def score(c: Candidate, key: str = m.key, m: Mention = m) -> float:
+            def score(
+                c: Candidate, key: str = m.key, m: Mention = m, named: set[str] = named
+            ) -> float:
                 return (
                     self._score(c, focus, centre)
                     + self._level(m, c)
                     + CONTEXT_WEIGHT * near.get((key, c.ref), 0.0)
                     + COUNTRY_WEIGHT * national.get((key, c.ref), 0.0)
                     + QUALIFIER_WEIGHT * _inside(c, within.get(m.start, ()))
-                    + NAMED_COUNTRY_WEIGHT * (c.feature != "country" and c.country in stated)
+                    + NAMED_COUNTRY_WEIGHT * (c.feature != "country" and c.country in named)
                 )
 
             def local(c: Candidate, key: str = m.key, start: int = m.start) -> bool:
