@@ -29,7 +29,7 @@ from functools import cache
 from importlib.metadata import version
 
 from routes.places import regions
-from routes.places.names import AREA_WORDS, normalize, variant
+from routes.places.names import AREA_WORDS, normalize_all, variant
 from routes.places.regions import Area, geodata_table
 
 __all__ = [
@@ -129,44 +129,50 @@ def with_subdivisions(
     other names, and the subdivisions none of them is, at their namesake town (``towns``:
     ``(country, name, lat, lon)``, the first of a name taken). ``local``: another name a
     first-level region is matched by, ``(country, name)`` → name (Natural Earth's
-    "Niedersachsen" for GeoNames' "Lower Saxony", as ISO writes it too)."""
+    "Niedersachsen" for GeoNames' "Lower Saxony", as ISO writes it too).
+
+    A first run's time: names are normalised in bulk, and the looser keys (other
+    spellings, names without their generic words) worked out only for the countries and
+    levels with a subdivision their exact names leave unmatched."""
+    named = [[a.name, *a.aliases, *_also(a, local)] for a in areas]
+    keys = _split(normalize_all([n for names in named for n in names]), map(len, named))
     by_key: dict[tuple[str | None, str, str], list[int]] = defaultdict(list)
+    for i, (area, area_keys) in enumerate(zip(areas, keys, strict=True)):
+        for key in area_keys:
+            by_key[(area.country, area.level, key)].append(i)
+    subs = subdivisions()
+    sub_keys = _split(
+        normalize_all([n for *_, names in subs for n in names]), (len(s[3]) for s in subs)
+    )
+    hits = {j: _one(by_key, s[1], s[2], sub_keys[j]) for j, s in enumerate(subs)}
+    loose = {(s[1], s[2]) for j, s in enumerate(subs) if hits[j] is None}
+    generic = _generic_words(area_keys[0] for area_keys in keys)
     by_variant: dict[tuple[str | None, str, str], list[int]] = defaultdict(list)
     by_words: dict[tuple[str | None, str, str], list[int]] = defaultdict(list)
-    generic = _generic_words(areas)
-    for i, area in enumerate(areas):
-        also = [local[(area.country, area.name)]] if (area.country, area.name) in local else []
-        for name in (area.name, *area.aliases, *also):
-            key = normalize(name)
-            by_key[(area.country, area.level, key)].append(i)
-            by_variant[(area.country, area.level, variant(key))].append(i)
-            by_words[(area.country, area.level, _distinctive(key, generic))].append(i)
-    town_at: dict[tuple[str, str], tuple[str, float, float]] = {}
-    for country, name, lat, lon in towns:
-        town_at.setdefault((country, normalize(name)), (name, lat, lon))
-    extra: dict[int, list[str]] = defaultdict(list)
-    new: list[Area] = []
-    release = version("pycountry")
-    for code, country, level, names in subdivisions():
-        keys = [normalize(n) for n in names]
-        hit = _one(by_key, country, level, keys)
-        if hit is None:
-            hit = _one(by_variant, country, level, [variant(k) for k in keys])
-        if hit is None:  # "Tyumenskaya oblast'" and "Tyumen Oblast": "tyumen"
-            distinct = [_distinctive(k, generic) for k in keys]
-            hit = _one(by_words, country, level, distinct)
-            if hit is None:
-                hit = _one(by_variant, country, level, [variant(k) for k in distinct])
-        if hit is not None:
-            extra[hit] += names
-            continue
-        town = next((town_at[(country, k)] for k in keys if (country, k) in town_at), None)
-        if town is not None:
-            name, lat, lon = town
-            source = SUBDIVISION_SOURCE.format(code=code, version=release, town=name)
-            new.append(
-                Area(names[0], names[1:], level, country, lat, lon, source, official=names[1:])
+    for i, (area, area_keys) in enumerate(zip(areas, keys, strict=True)):
+        if (area.country, area.level) in loose:
+            for key in area_keys:
+                by_variant[(area.country, area.level, variant(key))].append(i)
+                by_words[(area.country, area.level, _distinctive(key, generic))].append(i)
+    for j, (_code, country, level, _names) in enumerate(subs):
+        if hits[j] is None:  # "Tyumenskaya oblast'" and "Tyumen Oblast": "tyumen"
+            distinct = [_distinctive(k, generic) for k in sub_keys[j]]
+            hits[j] = next(
+                (
+                    hit
+                    for index, tried in (
+                        (by_variant, [variant(k) for k in sub_keys[j]]),
+                        (by_words, distinct),
+                        (by_variant, [variant(k) for k in distinct]),
+                    )
+                    if (hit := _one(index, country, level, tried)) is not None
+                ),
+                None,
             )
+    extra: dict[int, list[str]] = defaultdict(list)
+    for j, hit in hits.items():
+        if hit is not None:
+            extra[hit] += subs[j][3]
     kept = [
         replace(
             a,
@@ -177,7 +183,49 @@ def with_subdivisions(
         else a
         for i, a in enumerate(areas)
     ]
-    return [*kept, *new]
+    unmatched = [(subs[j], sub_keys[j]) for j, hit in hits.items() if hit is None]
+    return [*kept, *_at_towns(unmatched, towns)]
+
+
+def _also(area: Area, local: Mapping[tuple[str | None, str], str]) -> list[str]:
+    return [local[(area.country, area.name)]] if (area.country, area.name) in local else []
+
+
+def _split(keys: list[str], sizes: Iterable[int]) -> list[list[str]]:
+    """``keys`` cut into consecutive lists of ``sizes``."""
+    found, at = [], 0
+    for size in sizes:
+        found.append(keys[at : at + size])
+        at += size
+    return found
+
+
+def _at_towns(
+    unmatched: list[tuple[tuple[str, str, str, tuple[str, ...]], list[str]]],
+    towns: Iterable[tuple[str, str, float, float]],
+) -> list[Area]:
+    """The subdivisions no region is, each at the first town of its country with one of
+    its names (``unmatched``: each subdivision with its names' keys)."""
+    wanted = {(country, key) for (_c, country, _l, _n), keys in unmatched for key in keys}
+    countries = {country for country, _key in wanted}
+    rows = [(c, name, lat, lon) for c, name, lat, lon in towns if c in countries]
+    town_at: dict[tuple[str, str], tuple[str, float, float]] = {}
+    for (country, name, lat, lon), key in zip(
+        rows, normalize_all([r[1] for r in rows]), strict=True
+    ):
+        if (country, key) in wanted:
+            town_at.setdefault((country, key), (name, lat, lon))
+    release = version("pycountry")
+    found = []
+    for (code, country, level, names), keys in unmatched:
+        town = next((town_at[(country, k)] for k in keys if (country, k) in town_at), None)
+        if town is not None:
+            name, lat, lon = town
+            source = SUBDIVISION_SOURCE.format(code=code, version=release, town=name)
+            found.append(
+                Area(names[0], names[1:], level, country, lat, lon, source, official=names[1:])
+            )
+    return found
 
 
 #: A word in this many region names of a level or more is a generic one ("Oblast",
@@ -195,12 +243,11 @@ _DIVISION_WORDS = AREA_WORDS | {
 _ENDING = re.compile(r"(?<=...)(?:sk|ska|skaya|skiy|skij|skaja|skie|ski|maa)$")
 
 
-def _generic_words(areas: Sequence[Area]) -> frozenset[str]:
-    """The words of :data:`GENERIC_WORD` region names or more, and the Russian adjective
-    endings of oblast names ("-skaya", "-skiy")."""
+def _generic_words(keys: Iterable[str]) -> frozenset[str]:
+    """The words of :data:`GENERIC_WORD` region names (``keys``: their name keys) or more."""
     uses: dict[str, int] = defaultdict(int)
-    for area in areas:
-        for word in set(normalize(area.name).split()):
+    for key in keys:
+        for word in set(key.split()):
             uses[word] += 1
     return frozenset(word for word, n in uses.items() if n >= GENERIC_WORD)
 
