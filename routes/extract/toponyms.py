@@ -128,6 +128,13 @@ def _inside(c: Candidate, areas: set[tuple[str, str]] | tuple[()]) -> float:
     )
 
 
+def _named_for(m: Mention, stated: set[str]) -> set[str]:
+    """The countries whose places lead ``m``'s namesakes (:data:`NAMED_COUNTRY_WEIGHT`):
+    those the story names, unless a namesake elsewhere is a national capital ("Brussels"
+    in a story that names the US)."""
+    return set() if any(c.capital and c.country not in stated for c in m.candidates) else stated
+
+
 class Toponyms(Mentions):
     """Step 2: the accepted mentions resolved in the story's context."""
 
@@ -138,12 +145,7 @@ class Toponyms(Mentions):
         """Accept or reject each possible mention, then resolve the accepted ones in context."""
         self.typed = []
         kept = self._accepted()
-        for m, _cue in kept:  # "Leningrad" in a story of 1985: Saint Petersburg, then
-            m.candidates = as_of(m.candidates, self.story_date)
-        countries = self._countries(kept)
-        for m, _cue in kept:
-            m.candidates = self._area_or_city(m, countries)
-
+        self._as_read(kept)
         focus, centre, near, national = self._context(kept)
         respelled = self._respelled(kept, focus, centre, near)
         if respelled != kept:  # names the story's countries have after all: its context anew
@@ -156,12 +158,7 @@ class Toponyms(Mentions):
         # Pass 2: resolve in context; weak GeoNames matches need a cue or the focus region.
         toponyms: list[Toponym] = []
         for m, cue in kept:
-            # a capital elsewhere keeps its lead ("Brussels" in a story naming the US)
-            named = (
-                set()
-                if any(c.capital and c.country not in stated for c in m.candidates)
-                else stated
-            )
+            named = _named_for(m, stated)
 
             def score(
                 c: Candidate, key: str = m.key, m: Mention = m, named: set[str] = named
@@ -222,6 +219,15 @@ class Toponyms(Mentions):
         self.rejected += rejected
         self.typed.sort(key=lambda t: t.start)
         return toponyms, focus, centre
+
+    def _as_read(self, kept: list[tuple[Mention, bool]]) -> None:
+        """Each mention's candidates as of the story's date ("Leningrad" in a story of 1985:
+        Saint Petersburg, then) and as the text marks it (a region, or its city)."""
+        for m, _cue in kept:
+            m.candidates = as_of(m.candidates, self.story_date)
+        countries = self._countries(kept)
+        for m, _cue in kept:
+            m.candidates = self._area_or_city(m, countries)
 
     def _area_or_city(self, m: Mention, countries: set[str]) -> list[Candidate]:
         """``m``'s candidates as the text marks it: a region of the story's ``countries``
