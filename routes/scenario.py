@@ -146,6 +146,9 @@ class Place(_Record):
     #: Its country (ISO 3166-1 alpha-2), when a curated record says so
     #: (``geodata/sites.yaml``); without it, the nearest GeoNames town's is taken.
     country: str | None = Field(default=None, pattern=r"^[A-Z]{2}$")
+    #: Its name today, when ``name`` is a former one the story uses ("Leningrad" in a
+    #: story of 1985: "Saint Petersburg"); the map labels it with both.
+    today: str | None = None
 
 
 class Span(_Record):

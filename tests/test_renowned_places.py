@@ -13,7 +13,7 @@ from contextlib import closing
 from functools import cache
 
 from routes.distance import great_circle_km
-from routes.places import Geocoder, geonames, geonames_db, normalize, regions
+from routes.places import Geocoder, areas, geonames, geonames_db, normalize, regions
 
 #: Within this many km of the town's own point, as a map of a story needs.
 WITHIN_KM = 10.0
@@ -60,6 +60,11 @@ def _exception(name: str, town: geonames.GeoName) -> str | None:
     ]
     if larger:
         return f"a more populous {larger[0].name} ({larger[0].country}, {larger[0].population:,})"
+    if normalize(town.name) != key and any(
+        a.level == "island" and great_circle_km(a.lat, a.lon, town.lat, town.lon) <= 50
+        for a, _main in areas.areas_named(name)
+    ):  # "Diego Garcia": the island's own name, the capital's other one (its town: Downtown)
+        return "the island it stands on, whose own name it is"
     return None
 
 

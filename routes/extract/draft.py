@@ -243,6 +243,9 @@ class _Drafter:
         surfaces = unique(t.text for t in self.x.mentions(c.ref))
         aliases = [a for a in surfaces if normalize(a) != normalize(c.name)]
         record: dict[str, Any] = {"id": place_id, "name": c.name}
+        if c.former is not None:  # named as the story names it, with today's name beside
+            record.update(name=self._name(c.ref), today=c.name)
+            aliases = [a for a in [*surfaces, c.name] if normalize(a) != normalize(record["name"])]
         if c.kind == "curated":
             curated = self.extractor.curated[c.ref.split(":", 1)[1]]
             record["aliases"] = unique([*curated.place.aliases, *aliases])
@@ -266,6 +269,10 @@ class _Drafter:
             self.sources.setdefault(_GEONAMES_SOURCE["id"], dict(_GEONAMES_SOURCE))
             source = _GEONAMES_SOURCE["id"]
             detail = f"GeoNames {c.geonames_id} ({c.country}, population {c.population:,})"
+        if c.former is not None:
+            record["aliases"] = aliases
+            then = f", in {c.former.then}" if c.former.then else ""
+            detail = f"{detail}; called {record['name']} {c.former.years}{then} ({c.former.source})"
         record.update(
             role=role, lat=round(c.lat, 5), lon=round(c.lon, 5), source=source, detail=detail
         )
@@ -295,7 +302,11 @@ class _Drafter:
     def _name(self, ref: str) -> str:
         if ref in self.x.unresolved:
             return self.x.unresolved[ref].name
-        return self.places[ref].name
+        c = self.places[ref]
+        if c.former is not None:  # "Leningrad" as the story writes it (not its "LENINGRAD")
+            written = [t.text for t in self.x.mentions(ref) if not t.text.isupper()]
+            return written[0] if written else c.former.name
+        return c.name
 
     def _title(self) -> str:
         x = self.x

@@ -124,6 +124,7 @@ GENERIC_WORDS = frozenset(
         """
         central gulf valley hall area parkway commerce congress equality section metro
         christmas democrat republican lot plus main inc northwest northeast southwest southeast
+        island islands
         """
     )
 )
@@ -134,7 +135,7 @@ PLACE_HEADS = frozenset(
         """
         province governorate city town village district region county state municipality
         countryside suburb suburbs neighbourhood neighborhood quarter camp valley river
-        mountains mountain border crossing
+        mountains mountain border crossing prefecture island islands
         """
     )
 )
@@ -461,14 +462,14 @@ ABBREVIATIONS = frozenset(
     _words(
         """
         mr mrs ms dr prof gen col sgt lt capt sen rep gov st jr sr no vs etc fig jan feb mar apr
-        jun jul aug sep sept oct nov dec inc co corp ltd mt ft
+        jun jul aug sep sept oct nov dec inc co corp ltd mt ft sto sta
         """
     )
 )
 
 #: Abbreviated first words of place names ("St. Petersburg", "Mt. Pleasant", "Ft. Worth"),
 #: with the word GeoNames may spell out instead.
-NAME_PREFIXES = {"St": "saint", "Mt": "mount", "Ft": "fort"}
+NAME_PREFIXES = {"St": "saint", "Sto": "santo", "Sta": "santa", "Mt": "mount", "Ft": "fort"}
 
 
 #: An abbreviated name, period included: "W.Va.", "W. Va.", "S.C.", "N.Y", "Ga.", "Calif.";

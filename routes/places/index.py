@@ -9,6 +9,7 @@ of :func:`routes.places.candidates`) and weighs them against the story itself.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -28,10 +29,12 @@ from routes.places.candidates import (
     town_confidences,
 )
 from routes.places.curated import CuratedPlace, curated_places
+from routes.places.former import FormerName, former_names
 from routes.places.geocoder import NEAR_MARGIN_DEG
 from routes.places.geonames import (
     OTHER_NAME_POPULATION,
     GeoName,
+    geonames_by_id,
     geonames_in,
     geonames_named_all,
     own_spelling,
@@ -41,7 +44,15 @@ from routes.places.regions import Area
 from routes.places.spellings import region_namesakes, spelled_towns
 from routes.scenario import Place
 
-__all__ = ["COUNTRY_ALIASES", "IndexCandidate", "NameIndex", "base_confidences"]
+__all__ = [
+    "CONTAINS_KM",
+    "COUNTRY_ALIASES",
+    "IndexCandidate",
+    "NameIndex",
+    "as_of",
+    "base_confidences",
+    "contains",
+]
 
 #: Countries by other names a story may use; GeoNames' own English name is always known too.
 COUNTRY_ALIASES = {
@@ -92,6 +103,9 @@ class IndexCandidate:
     source: str = ""  # where a continent's or region's point comes from (its Area's source)
     capital: str = ""  # a GeoNames town that is its country's capital: the capital's name key
     variant: bool = False  # found by another spelling of its name (:meth:`NameIndex.variants`)
+    #: The former name it was found by (a town or country renamed since: "Leningrad"),
+    #: which :func:`as_of` keeps or drops by the story's date
+    former: FormerName | None = None
 
     @property
     def strong(self) -> bool:
@@ -174,6 +188,25 @@ class NameIndex:
         self._acronyms = {
             name for names in COUNTRY_ALIASES.values() for name in names if name.isupper()
         }
+        self._former = self._former_candidates()
+
+    def _former_candidates(self) -> dict[str, list[IndexCandidate]]:
+        """The places of each former name (:mod:`routes.places.former`), as candidates
+        marked with it: a country's, or a GeoNames town's."""
+        table = former_names()
+        ids = [int(f.today.split(":")[1]) for fs in table.values() for f in fs
+               if f.today.startswith("geonames:")]  # fmt: skip
+        towns = {town.id: town for town in geonames_by_id(ids)}
+        found: dict[str, list[IndexCandidate]] = {}
+        for key, records in table.items():
+            for f in records:
+                kind, code = f.today.split(":")
+                place = self._by_iso.get(code) if kind == "country" else None
+                if kind == "geonames" and int(code) in towns:
+                    place = _town(towns[int(code)], True)
+                if place is not None:
+                    found.setdefault(key, []).append(replace(place, primary=True, former=f))
+        return found
 
     def country(self, iso: str) -> IndexCandidate | None:
         """The country ``iso`` as a candidate (curated if curated), for its adjective."""
@@ -244,7 +277,8 @@ class NameIndex:
                 for a in areas
             ]
             towns = _own_names_first([*curated, *countries, *areas], towns)
-            candidates = _dedupe([*curated, *countries, *areas, *towns])
+            former = self._former.get(key, [])
+            candidates = _dedupe([*former, *curated, *countries, *areas, *towns])
             if candidates:
                 found[key] = candidates
         return found
@@ -267,6 +301,20 @@ class NameIndex:
     def is_acronym_name(self, surface: str) -> bool:
         """An all-capitals name we know as a country's (``US``, ``UK``)."""
         return surface in self._acronyms or surface.replace(".", "") in self._acronyms
+
+
+def as_of(found: Sequence[IndexCandidate], date: dt.date | None) -> list[IndexCandidate]:
+    """A name's candidates read on ``date``: the places it was the name of then, when it
+    was a former name in use (a story of 1985's "Leningrad"); after its years (or before
+    them), the place it named is only another name's reading, so a place of that own
+    name comes first ("Salisbury" in 2020 is England's, not Harare). Undated, all stay.
+    """
+    if date is None or not any(c.former for c in found):
+        return list(found)
+    then = [c for c in found if c.former and c.former.in_use(date.year)]
+    if then:
+        return then
+    return [replace(c, primary=False, former=None) if c.former else c for c in found]
 
 
 def base_confidences(
@@ -435,3 +483,45 @@ def _region_candidates(named: Iterable[tuple[Area, bool]]) -> list[IndexCandidat
         for area, main in named
         if area.level != "country"
     ]
+
+
+#: An area known only by its point (a county, a curated area, an island, a valley) holds
+#: the places this close to it, km: the reach of the larger valleys and islands news names
+#: (Bekaa Valley, Lesbos), never a whole province.
+CONTAINS_KM = 50.0
+
+#: Levels whose places are known by their codes: a town's country and first-level region.
+_BY_CODE = frozenset({"country", "admin1"})
+#: Levels and curated roles that are areas known by their point only.
+_BY_POINT = frozenset({"admin2", "island", "landform", "area", "camp"})
+
+
+def contains(area: IndexCandidate, place: IndexCandidate) -> bool:
+    """Whether ``place`` lies in ``area`` (not the same place): a country holds its towns
+    and regions, a first-level region its towns and counties; a county, an island, a
+    curated area or valley (known by a point only) the places of its country within
+    :data:`CONTAINS_KM` of it. Containment is not identity: a movement from a region to a
+    town in it is a movement (the reader places it at the town the story names).
+
+    Examples
+    --------
+    >>> index = NameIndex()
+    >>> syria, idlib = index.lookup(["syria"])["syria"][0], index.lookup(["idlib"])["idlib"][0]
+    >>> contains(syria, idlib), contains(idlib, syria), contains(syria, syria)
+    (True, False, False)
+    """
+    if area.ref == place.ref or place.feature == "country":
+        return False
+    if area.feature == "country":
+        return place.country == area.country
+    if area.feature == "admin1":
+        return (
+            place.feature != "admin1"
+            and place.country == area.country
+            and bool(place.admin1)
+            and place.admin1 == area.admin1
+        )
+    if area.feature in _BY_POINT and place.feature not in _BY_CODE:
+        same = area.country is None or place.country is None or area.country == place.country
+        return same and great_circle_km(area.lat, area.lon, place.lat, place.lon) <= CONTAINS_KM
+    return False

@@ -22,7 +22,7 @@ AREA_WORDS = frozenset(
     [
         *("province", "provinces", "governorate", "governorates", "region", "regions"),
         *("oblast", "oblasts", "state", "states", "countryside", "district", "districts"),
-        *("wilayah", "wilaya", "raion", "rayon", "muhafazah"),
+        *("wilayah", "wilaya", "raion", "rayon", "muhafazah", "prefecture", "prefectures"),
     ]
 )
 

