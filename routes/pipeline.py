@@ -113,8 +113,8 @@ def route_scenario(
     weight = _choice(Weight, weight, "weight")
     network = _choice(NetworkChoice, network, "network")
     story = scenario if isinstance(scenario, scenarios.Scenario) else scenarios.load(scenario)
-    if not story.corridors:  # a draft may have none; routing needs one
-        raise ScenarioError(story.story.id, [NO_CORRIDORS])
+    if not story.corridors and not story.is_draft:  # a draft may have none: it maps its
+        raise ScenarioError(story.story.id, [NO_CORRIDORS])  # places and open movements
     G = networks.choose(story, osm=osm, network=network, offline=offline)
     areas = networks.avoid_areas(avoid) if isinstance(avoid, str | Path) else avoid
     roads = networks.avoiding(G, areas) if areas is not None else G

@@ -71,7 +71,7 @@ def legend_html(
             f'opacity:{o}"></i>{escape(_or(texts))}</li>'
             for (d, o), texts in looks.items()
         ]
-        if len(looks) > 1
+        if len(looks) > 1 or any(dash for dash, _o in looks)  # a dotted line is explained
         else []
     )
     symbols = []
@@ -79,6 +79,8 @@ def legend_html(
         symbols.append('<li><i class="area"></i>Outlined area</li>')
     if avoided:
         symbols.append('<li><i class="avoid"></i>Area the routes avoid</li>')
+    if any(m.origins or m.destinations for m in scenario.movements):
+        symbols.append('<li><i class="open"></i>Open movement: one end not stated</li>')
     if scenario.incidents:
         symbols.append('<li><i class="tri"></i>Incident</li>')
     drawn = (
