@@ -73,8 +73,8 @@ def _figure_places(scenario: Scenario) -> list[str]:
     """The ends of the drafts' open movements and vehicles that carry a figure: a place
     a figure is told of is named on the map."""
     placed = {p.id for p in scenario.places}
-    records = [*scenario.movements, *scenario.vehicles]
-    ends = [e for r in records if r.figures for e in [*r.origins, *r.destinations]]
+    ends = [e for r in scenario.movements if r.figures for e in [*r.origins, *r.destinations]]
+    ends += [e for r in scenario.vehicles if r.figures for e in [*r.origins, *r.destinations]]
     return [e for e in ends if e in placed]
 
 

@@ -55,11 +55,11 @@ def add_open_movements(
     from shapely.geometry import LineString
 
     placed = {p.id: p for p in scenario.places}
-    drawn = [(mv, _stub(mv, scenario, placed)) for mv in scenario.movements]
-    drawn = [(mv, line) for mv, line in drawn if line is not None]
+    drawn = [(mv, stub) for mv in scenario.movements if (stub := _stub(mv, scenario, placed))]
     if not drawn:
         return None, [], []
-    group = folium.FeatureGroup(name="Open movements (one end not stated)").add_to(m)
+    group = folium.FeatureGroup(name="Open movements (one end not stated)")
+    group.add_to(m)
     labels: list[Label] = []
     for movement, (start, end, label_at) in drawn:
         line = LineString([start, end])
