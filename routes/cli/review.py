@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -70,9 +71,10 @@ def review_command(
     _say("Ctrl-C stops the page; saved changes are in the draft.", None)
     if not no_browser and not _open(link):
         _say("no browser found to open: open the URL above in one (or pass --no-browser)")
+    signal.signal(signal.SIGTERM, _stop)  # `kill` stops it as Ctrl-C does
     try:
         review.serve(session, sock)
-    except KeyboardInterrupt:  # uvicorn has stopped cleanly, then passes Ctrl-C on
+    except KeyboardInterrupt:  # uvicorn has stopped cleanly, then passes the signal on
         pass
     finally:
         sock.close()
@@ -117,6 +119,10 @@ def _draft(
         write_atomically(kept, body.encode("utf-8"))
     _echo(str(target))
     return target, body
+
+
+def _stop(_signal: int, _frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _open(link: str) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, get_args
 
 from routes import scenario as scenarios
-from routes.errors import RoutesError, ScenarioError
+from routes.errors import EditError, ScenarioError
 from routes.scenario import Scenario, Status
 
 __all__ = ["REVIEWER_SOURCE", "STATUSES", "EditError", "apply", "apply_all"]
@@ -31,10 +31,6 @@ REVIEWER_SOURCE = {
     "id": "reviewer",
     "title": "Placed by hand on the map in routes review (the reviewer's own reading)",
 }
-
-
-class EditError(RoutesError):
-    """An edit the draft cannot take: an unknown record or place, a bad value."""
 
 
 def apply_all(scenario: Scenario, edits: list[Any], *, lookup: Callable[..., Any]) -> Scenario:

@@ -36,7 +36,12 @@
     $("status").className = error ? "error" : "";
   }
 
+  let busy = false;  // one change at a time: the next one is made on what this one gives
+
   async function edit(change) {
+    if (busy) { say("One moment: the last change is being applied."); return; }
+    busy = true;
+    document.body.classList.add("busy");
     edits.push(change);
     try {
       show(await call("api/preview", {version: base, edits}));
@@ -44,6 +49,9 @@
     } catch (err) {
       edits.pop();
       say(err.message, true);
+    } finally {
+      busy = false;
+      document.body.classList.remove("busy");
     }
   }
 

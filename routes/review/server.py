@@ -101,11 +101,10 @@ class Session:
         """The saved draft's map, as ``routes map --draft --offline`` draws it."""
         scenario, version = self.read()
         if version not in self.maps:
-            from routes import pipeline, render
+            from routes import pipeline
 
-            run = pipeline.route_scenario(scenario, offline=True)
-            m = render.build_map(run.scenario, run.corridors, network=run.network)
-            self.maps = {version: render.page(m).encode("utf-8")}
+            html, _warnings, _complete = pipeline.map_html(scenario, offline=True)
+            self.maps = {version: (html or "").encode("utf-8")}
         return self.maps[version]
 
     def _target(self, name: Any) -> Path:

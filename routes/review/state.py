@@ -13,6 +13,7 @@ from typing import Any
 
 from routes.distance import great_circle_km
 from routes.scenario import Scenario
+from routes.text import visible
 
 __all__ = ["GEONAMES_SOURCE", "candidates", "checklist", "lookup", "page_state", "spans"]
 
@@ -36,7 +37,7 @@ def page_state(scenario: Scenario, text: str | None, version: str) -> dict[str, 
     data = scenario.model_dump(mode="json", exclude_defaults=True)
     return {
         "version": version,
-        "text": text,
+        "text": None if text is None else visible(text),  # bidi controls shown, not obeyed
         "spans": spans(scenario, text),
         "story": data["story"] | {"url": scenario.source(scenario.story.source).url},
         "places": data.get("places", []),

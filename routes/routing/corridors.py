@@ -42,17 +42,18 @@ __all__ = [
     "route_difference",
     "route_legs",
     "snap_stops",
+    "unrouted",
 ]
 
 FIGURE_COLUMNS = ("people", "wounded", "buses", "ambulances")
 
-#: The routed table's columns (``no_travel_time_reason`` follows): an empty table, for a
-#: draft without corridors, has them too.
+#: The routed table's columns, in order (:func:`unrouted` gives them to an empty table).
 _COLUMNS = [
     "corridor_id", "name", "origin", "destination", "origin_id", "destination_id", "via",
     "date", "who", "end", "status", "route_basis", "note", *FIGURE_COLUMNS, "figures",
     "route_sources", "max_snap_m", "network_source", "route_status", "no_route_reason",
     "length_km", "travel_time_h", "highway_share", "roads", "geometry", "passes",
+    "no_travel_time_reason",
 ]  # fmt: skip
 
 #: A stop further than this from its snapped node gets a warning, metres.
@@ -126,8 +127,7 @@ def route_corridors(
                 row["length_km"] = proxy_length_km(G, scenario, corridor)
             row["passes"] = " → ".join(_stop_names(scenario, corridor))
         rows.append(row)
-    routed = gpd.GeoDataFrame(rows, columns=rows[0] if rows else _COLUMNS, geometry="geometry",
-                              crs="EPSG:4326")  # fmt: skip
+    routed = gpd.GeoDataFrame(rows, geometry="geometry", crs="EPSG:4326")
     return _times_known(G, routed).astype({kind: "Int64" for kind in FIGURE_COLUMNS})
 
 
@@ -391,6 +391,14 @@ def _describe(corridor: Corridor, scenario: Scenario) -> dict[str, Any]:
         for r in corridor.route_sources
     )
     return row
+
+
+def unrouted() -> gpd.GeoDataFrame:
+    """The routed table of a draft without corridors: no rows, every column."""
+    import geopandas as gpd
+
+    table = gpd.GeoDataFrame(columns=_COLUMNS, geometry="geometry", crs="EPSG:4326")
+    return table.astype({kind: "Int64" for kind in FIGURE_COLUMNS})
 
 
 def proxy_length_km(G: RoadNetwork, scenario: Scenario, corridor: Corridor) -> float:
