@@ -158,9 +158,7 @@ def test_two_tabs_saving_at_once_leave_a_whole_file_and_the_second_is_told(
 # --- edits through the model -------------------------------------------------------------
 
 
-def test_edits_fix_the_draft_and_the_saved_yaml_checks_and_maps(
-    client: Any, storm: Path, tmp_path: Path
-) -> None:
+def test_edits_fix_the_draft_and_the_saved_yaml_checks(client: Any, storm: Path) -> None:
     edits = [
         {"op": "choose_place", "place": "nassau", "name": "Nassau", "ref": "geonames:3571824"},
         {"op": "set_ends", "record": "to-nassau", "origin": "fort-lauderdale"},
@@ -178,11 +176,38 @@ def test_edits_fix_the_draft_and_the_saved_yaml_checks_and_maps(
     assert not any("to-nassau" in item or "'Nassau'" in item for item in fixed.review)
     check = CliRunner().invoke(app, ["scenario", "check", str(storm)])
     assert check.exit_code == 0 and f"{storm}: ok (6 places, 1 corridors)" in check.output
-    page = tmp_path / "fixed.html"
-    drawn = CliRunner().invoke(app, ["map", "-s", str(storm), "--draft", "--offline",
-                                     "-o", str(page)])  # fmt: skip
-    assert drawn.exit_code == 0, drawn.output
-    assert "Fort Lauderdale to Nassau" in page.read_text(encoding="utf-8")
+    # routes map draws it: see test_the_whole_loop_in_the_browser
+
+
+def test_each_edit_goes_through_the_model(storm: Path) -> None:
+    draft = scenarios.load(storm)
+
+    def edited(*edits: dict[str, Any]) -> scenarios.Scenario:
+        return review.apply_all(draft, list(edits), lookup=lambda *_: None)
+
+    added = edited({"op": "add_movement", "origin": "miami", "destination": "orlando"})
+    assert added.corridor("miami-to-orlando").stops == ["miami", "orlando"]
+    swapped = edited(
+        {"op": "add_movement", "origin": "miami", "destination": "orlando"},
+        {"op": "swap", "record": "miami-to-orlando"},
+        {"op": "set_record", "record": "miami-to-orlando", "date": "2019-09-04",
+         "status": "completed"},
+    )  # fmt: skip
+    corridor = swapped.corridor("miami-to-orlando")
+    assert (corridor.origin, corridor.destination, corridor.status) == (
+        "orlando", "miami", "completed")  # fmt: skip
+    assert str(corridor.date) == "2019-09-04"
+    placed = edited({"op": "place_point", "place": "nassau", "lat": 25.06, "lon": -77.35})
+    assert placed.place("nassau").source == "reviewer"  # said so, and left to check
+    assert "place nassau: placed by hand; name the source of its point" in placed.review
+    story = edited({"op": "set_story", "publisher": "Daily News", "url": "https://x.example/a"})
+    assert story.story.publisher == "Daily News"
+    assert story.source(story.story.source).url == "https://x.example/a"
+    assert not any(item.startswith("story publisher") for item in story.review)
+    rejected = edited({"op": "reject", "record": "to-florida"},
+                      {"op": "resolve", "item": draft.review[0]})  # fmt: skip
+    assert [m.id for m in rejected.movements] == ["to-nassau", "to-orlando"]
+    assert rejected.review == [i for i in draft.review[1:] if "to-florida" not in i]
 
 
 def test_an_edit_the_draft_cannot_take_is_one_message(client: Any, storm: Path) -> None:
@@ -367,6 +392,12 @@ def test_the_whole_loop_in_the_browser(browser: Browser, storm: Path) -> None:
     corridor = fixed.corridor("fort-lauderdale-to-nassau")
     assert [f.kind for f in corridor.figures] == ["people"]
     assert fixed.place("nassau").lat == pytest.approx(25.05823)
+    check = CliRunner().invoke(app, ["scenario", "check", str(storm)])
+    assert check.exit_code == 0, check.output
+    page = storm.parent / "fixed.html"
+    drawn = CliRunner().invoke(app, ["map", "-s", str(storm), "--draft", "--offline",
+                                     "-o", str(page)])  # fmt: skip
+    assert drawn.exit_code == 0 and "Fort Lauderdale to Nassau" in page.read_text("utf-8")
 
 
 def test_a_hostile_story_shows_as_text(browser: Browser, storm: Path) -> None:
