@@ -84,7 +84,9 @@ def legend_html(
     if scenario.incidents:
         symbols.append('<li><i class="tri"></i>Incident</li>')
     drawn = (
-        PROXY_NOTE + " Distances are estimates through the stops."
+        ""  # nothing routed (a draft's open movements only)
+        if not len(corridors)
+        else PROXY_NOTE + " Distances are estimates through the stops."
         if network_source(corridors) == "proxy"
         else "Lines follow OpenStreetMap roads; times are estimates."
     )
