@@ -11,6 +11,7 @@ from pathlib import Path
 __all__ = [
     "AssetError",
     "DownloadError",
+    "EditError",
     "ExtractError",
     "NetworkError",
     "RoutesError",
@@ -40,6 +41,10 @@ class ScenarioError(RoutesError, ValueError):
         self.problems = problems
         count = f"{len(problems)} problems: " if len(problems) > 1 else ""
         super().__init__(f"{self.path}: {count}{'; '.join(problems)}")
+
+
+class EditError(RoutesError, ValueError):
+    """An edit ``routes review``'s page sent that the draft cannot take."""
 
 
 class ExtractError(RoutesError, ValueError):

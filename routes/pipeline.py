@@ -45,7 +45,15 @@ if TYPE_CHECKING:
     from routes.routing.roads import RoadNetwork
     from routes.scenario import Scenario
 
-__all__ = ["MAX_FLOWS_BYTES", "NO_CORRIDORS", "Page", "Run", "map_page", "route_scenario"]
+__all__ = [
+    "MAX_FLOWS_BYTES",
+    "NO_CORRIDORS",
+    "Page",
+    "Run",
+    "map_html",
+    "map_page",
+    "route_scenario",
+]
 
 log = logging.getLogger("routes")
 
@@ -184,30 +192,58 @@ def map_page(
 
         routing = routing | {"avoid": networks.avoid_areas(routing["avoid"], data=areas)}
     with _logged_warnings() as logged:
-        run = route_scenario(_draftable(name, data, draft), **routing)
-        if strict and not run.complete:
-            return Page(None, run.warnings, complete=False)
-        from routes import render
-
-        m = render.build_map(
-            run.scenario,
-            run.corridors,
-            alternatives=run.alternatives,
-            network=run.network,
-            avoided=run.avoided,
-            animate=animate,
+        drawn = _draftable(name, data, draft)
+        text, warnings, complete = map_html(
+            drawn, cdn=cdn, animate=animate, strict=strict, **routing
         )
-        story = run.scenario.story.id
-        html = render.page(m, cdn=cdn).encode("utf-8")
+        if text is None:
+            return Page(None, warnings, complete=False)
+        story = drawn.story.id
+        html = text.encode("utf-8")
         if output is None:  # the default folder is the one folder made when missing
             settings.output_dir.mkdir(parents=True, exist_ok=True)
         path = write_atomically(output or inside(settings.output_dir, f"{story}.html"), html)
     if key is not None:
         digest = hashlib.sha256(html).hexdigest()
-        record = {"story": story, "page": digest, "logged": logged, "warnings": run.warnings,
-                  "complete": run.complete}  # fmt: skip
+        record = {"story": story, "page": digest, "logged": logged, "warnings": warnings,
+                  "complete": complete}  # fmt: skip
         write_atomically(_record_path(key), json.dumps(record).encode("utf-8"))
-    return Page(path, run.warnings, run.complete)
+    return Page(path, warnings, complete)
+
+
+def map_html(
+    scenario: Scenario,
+    *,
+    cdn: bool = False,
+    animate: bool = True,
+    strict: bool = False,
+    **routing: Any,
+) -> tuple[str | None, list[str], bool]:
+    """A scenario's map page as HTML (None when ``strict`` and a corridor has no route),
+    the run's warnings, and whether every corridor has a route.
+
+    A draft without corridors is drawn unrouted: its places, and its open movements as
+    arrows at the end they have (no network is needed to draw them).
+    """
+    from routes import render
+
+    if not scenario.corridors and scenario.is_draft:
+        from routes.routing.corridors import unrouted
+
+        m = render.build_map(scenario, unrouted(), animate=animate)
+        return render.page(m, cdn=cdn), [], True
+    run = route_scenario(scenario, **routing)
+    if strict and not run.complete:
+        return None, run.warnings, False
+    m = render.build_map(
+        run.scenario,
+        run.corridors,
+        alternatives=run.alternatives,
+        network=run.network,
+        avoided=run.avoided,
+        animate=animate,
+    )
+    return render.page(m, cdn=cdn), run.warnings, run.complete
 
 
 def _source_bytes(source: str | Path) -> tuple[str, bytes]:

@@ -399,6 +399,12 @@ class Scenario(_Record):
         """Undated, or with review items left: ``routes map`` needs ``--draft`` for it."""
         return self.story.date is None or bool(self.review)
 
+    def blocking(self) -> list[str]:
+        """What keeps a draft from being a final map, one line each: no date, the
+        ``review`` items (empty for a final scenario)."""
+        undated = ["story: no date; set the story's date"] if self.story.date is None else []
+        return undated + [f"review: {item}" for item in self.review]
+
     def place(self, place_id: str) -> Place:
         return self._places_by_id()[place_id]
 

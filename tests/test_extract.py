@@ -120,10 +120,11 @@ def test_draft_round_trips_through_yaml_unchanged(drafted: scenario.Scenario) ->
     assert scenario.validate(yaml.safe_load(dumped)) == drafted
 
 
-def test_a_draft_without_corridors_is_a_valid_draft_that_routing_refuses(
+def test_a_draft_without_corridors_is_a_valid_draft_that_maps_as_a_draft(
     tmp_path: Path, runner: Any
 ) -> None:
-    """Movements with an end not stated make a draft; a person adds the corridor to map it."""
+    """Movements with an end not stated make a draft; it maps with --draft (its open
+    movements as arrows at the end they have), and not without it."""
     draft = draft_scenario("About 500 people fled Raqqa on Tuesday.", story_date=STORY_DATE)
     assert draft.corridors == [] and draft.movements and draft.is_draft
     assert any(item.startswith("corridors: none") for item in draft.review)
@@ -131,10 +132,13 @@ def test_a_draft_without_corridors_is_a_valid_draft_that_routing_refuses(
     path.write_text(scenario.dump(draft), encoding="utf-8")
     assert scenario.load(path) == draft
     out = tmp_path / "m.html"
-    args = ["map", "--offline", "--draft", "-s", str(path), "-o", str(out)]
+    args = ["map", "--offline", "-s", str(path), "-o", str(out)]
     result = runner.invoke(app, args)
     assert result.exit_code == 2 and not out.exists(), result.output
-    assert len(result.stderr.strip().splitlines()) == 1 and "corridors: none" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "is a draft" in result.stderr
+    result = runner.invoke(app, [*args, "--draft"])
+    assert result.exit_code == 0, result.output
+    assert f"{draft.movements[0].name}: destination not stated" in out.read_text(encoding="utf-8")
 
 
 def test_an_undated_story_is_extracted_once(cnn_text: str, monkeypatch: pytest.MonkeyPatch) -> None:

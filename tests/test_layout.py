@@ -109,6 +109,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"render", "export"}),
     frozenset({"corpus"}),
     frozenset({"pipeline"}),
+    frozenset({"review"}),
     frozenset({"cli"}),
     frozenset({"__main__"}),
 )

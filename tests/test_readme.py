@@ -73,11 +73,22 @@ def _edit_a_figure(path: Path) -> str:
     return f"{value + 1:,}"
 
 
+#: ``routes review`` serves its page until Ctrl-C: the test starts it, waits for the
+#: address it prints, and stops it (SIGTERM: a script's background job ignores SIGINT),
+#: as a person does once the draft is saved.
+_REVIEW = re.compile(r"^(routes review [^#\n]*?)\s*(#.*)?$", re.MULTILINE)
+_STOPPED = (
+    r"\1 --no-browser > .review.out & pid=$!; "
+    r"until grep -q token= .review.out || ! kill -0 $pid 2>/dev/null; do sleep 0.2; done; "
+    r"kill -TERM $pid 2>/dev/null || true; wait $pid"
+)
+
+
 def _run(script: str, cwd: Path) -> None:
     bin_dir = str(Path(sys.executable).parent)  # the environment's `routes`
     env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
     done = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", script],
+        ["bash", "-euo", "pipefail", "-c", _REVIEW.sub(_STOPPED, script)],
         cwd=cwd,
         env=env,
         capture_output=True,

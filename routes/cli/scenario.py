@@ -38,4 +38,9 @@ def scenario_check(
         _say_problems(exc)
         raise typer.Exit(2) from None
     _echo(f"{path}: ok ({len(story.places)} places, {len(story.corridors)} corridors)")
+    blocking = story.blocking()
+    if blocking:
+        _echo(f"{path}: a draft; {len(blocking)} item(s) keep it from being a final map:")
+        for item in blocking:
+            _echo(f"  {item}")
 

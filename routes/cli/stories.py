@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from contextlib import nullcontext
 from pathlib import Path
@@ -18,8 +19,12 @@ from routes.cli.common import (
     app,
 )
 from routes.errors import RoutesError, UsageError
+from routes.text import brief
 
-__all__ = ["corpus_command", "extract_command"]
+__all__ = ["WEB_ADDRESS", "corpus_command", "extract_command", "story_text"]
+
+#: A story given as a web address rather than a file.
+WEB_ADDRESS = re.compile(r"(?i)(https?|ftp)://")
 
 
 @app.command("extract")
@@ -35,6 +40,10 @@ def extract_command(
         typer.Option("--date", metavar="YYYY-MM-DD", help="The day the story was published."),
     ] = None,
     publisher: Annotated[str | None, typer.Option(help="Who published the story.")] = None,
+    title: Annotated[
+        str | None, typer.Option(help="The story's headline [default: drafted from its places].")
+    ] = None,
+    url: Annotated[str | None, typer.Option(help="Where the story was published.")] = None,
     explain: Annotated[
         bool,
         typer.Option(
@@ -67,9 +76,11 @@ def extract_command(
             day = dt.date.fromisoformat(date) if date else None
         except ValueError:
             raise UsageError(f"--date must look like 2016-12-15, not {date!r}") from None
-        text = _story_text(story)
+        text = story_text(story)
         try:
-            draft = extract.draft_scenario(text, story_date=day, publisher=publisher)
+            draft = extract.draft_scenario(
+                text, story_date=day, publisher=publisher, title=title, url=url
+            )
         except RoutesError as exc:
             raise UsageError(f"{story}: {exc}") from None
     document = scenarios.dump(draft)
@@ -91,11 +102,17 @@ def extract_command(
         typer.echo(document, nl=False)
 
 
-def _story_text(story: str) -> str:
-    """A story's text from a regular file or stdin, decoded once, strictly, as UTF-8."""
+def story_text(story: str) -> str:
+    """A story's text from a regular file or stdin, decoded once, strictly, as UTF-8.
+    A web address is refused with what to do: nothing here fetches a page."""
     from routes._io import decode, read_input
     from routes.extract import MAX_STORY_CHARS
 
+    if WEB_ADDRESS.match(story):
+        raise UsageError(
+            f"{brief(story, 80)} is a web address: save the story's text to a file first "
+            "(copy it from the browser into story.txt), then pass the file"
+        )
     name = "<stdin>" if story == "-" else story
     return decode(read_input(story, limit=4 * MAX_STORY_CHARS, what="story"), name)
 

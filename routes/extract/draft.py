@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -21,7 +22,7 @@ from routes.scenario import Scenario
 if TYPE_CHECKING:
     from routes.extract.gazetteer import Extractor
 
-__all__ = ["MAX_STORY_CHARS", "draft_scenario"]
+__all__ = ["MAX_STORY_CHARS", "draft_scenario", "story_id"]
 
 
 #: Figures a vehicles record keeps: what counts vehicles.
@@ -72,6 +73,8 @@ def draft_scenario(
     *,
     story_date: dt.date | None = None,
     publisher: str | None = None,
+    title: str | None = None,
+    url: str | None = None,
     extractor: Extractor | None = None,
 ) -> Scenario:
     """A draft scenario for ``text``, validated (:func:`routes.scenario.validate`).
@@ -90,6 +93,8 @@ def draft_scenario(
         else the draft stays undated: never today's date.
     publisher
         Who published the story; figures nobody else is credited with are credited to it.
+    title, url
+        The story's headline and where it was published (the map's title and credits).
     extractor
         Defaults to :func:`default_extractor`.
 
@@ -116,7 +121,9 @@ def draft_scenario(
             "story date not given and none in the text: the draft is undated; "
             "pass --date YYYY-MM-DD to routes extract"
         )
-    draft = _plain(_Drafter(extractor, found).draft())
+    if not publisher:
+        notes.append("story publisher not given: pass --publisher to routes extract")
+    draft = _plain(_Drafter(extractor, found, title=title, url=url).draft())
     draft["review"] = notes + draft["review"]
     # The contract: `routes map --draft` accepts it unchanged; no corridor keeps it a draft.
     return scenario.validate(draft, name="the draft")
@@ -125,13 +132,17 @@ def draft_scenario(
 class _Drafter:
     """Turns an :class:`Extraction` into scenario data."""
 
-    def __init__(self, extractor: Extractor, x: Extraction) -> None:
+    def __init__(
+        self, extractor: Extractor, x: Extraction, *, title: str | None, url: str | None
+    ) -> None:
         self.extractor = extractor
         self.x = x
         self.places = x.places()  # read once: drafts name places record after record
         self.date = x.story_date
         self.publisher = x.publisher
-        self.story_id = _slug(f"{x.publisher or 'story'}-{x.story_date or 'undated'}")
+        self.title = title or self._title()
+        self.url = url
+        self.story_id = story_id(self.title, x.story_date, x.text)
         self.sources: dict[str, dict[str, Any]] = {}
         self.ids: dict[str, str] = {}  # candidate ref -> place id
         self.review: list[str] = []
@@ -152,15 +163,11 @@ class _Drafter:
         roles = self._roles(mapped, catalogue)
         if all(role == "country" for role in roles.values()):
             roles = {ref: self._end_role(ref) or "city" for ref in roles}
-        story_source = {
-            "id": self.story_id,
-            "title": f"{self.publisher or 'The story'}, "
-            f"{f'{self.date:%d %B %Y}' if self.date else 'undated'} (drafted by "
-            "routes extract; offsets are characters in the story's text)",
-            "date": self.date,
-        }
+        story_source = {"id": self.story_id, "title": self.title, "date": self.date}
         if self.publisher:
             story_source["publisher"] = self.publisher
+        if self.url:
+            story_source["url"] = self.url
         self.sources[self.story_id] = story_source
         places = [self._place(catalogue[ref], roles[ref]) for ref in mapped]
         for ref, u in x.unresolved.items():
@@ -175,8 +182,8 @@ class _Drafter:
         return {
             "story": {
                 "id": self.story_id,
-                "title": self._title(),
-                "publisher": self.publisher or "unknown",
+                "title": self.title,
+                "publisher": self.publisher or "not given",
                 "published": self.date,
                 "date": self.date,
                 "source": self.story_id,
@@ -311,9 +318,9 @@ class _Drafter:
     def _title(self) -> str:
         x = self.x
         if x.main_origin:
-            return f"Movements from {self._name(x.main_origin)} (draft)"
+            return f"Movements from {self._name(x.main_origin)}"
         first = next(iter(self.places.values()), None)
-        return f"Places in a story about {first.name} (draft)" if first else "Draft scenario"
+        return f"A story about {first.name}" if first else "A story"
 
     # -- corridors, movements, incidents
 
@@ -346,8 +353,7 @@ class _Drafter:
             corridor_id = _fresh(f"{origin}-to-{dest}", used)
             m_id = corridor_id
             m.notes += self._listed(m)
-            notes = [*m.notes, f"date: {m.date_note}"]
-            for note in m.notes:
+            for note in m.notes:  # for the review, never the map's popups
                 self.review.append(f"corridor {m_id}: {note}")
             credit = f"; according to {' / '.join(m.according_to)}" if m.according_to else ""
             out.append(
@@ -360,7 +366,6 @@ class _Drafter:
                     "date": m.date or self.date,
                     "who": ", ".join(m.who) or None,
                     "status": "reported",
-                    "note": "; ".join(notes),
                     "route_sources": [
                         {
                             "source": self.story_id,
@@ -600,6 +605,18 @@ def _plain(value: Any) -> Any:
     if isinstance(value, dt.date):
         return dt.date(value.year, value.month, value.day)
     return value
+
+
+def story_id(title: str, day: dt.date | None, text: str) -> str:
+    """The id that names a story's files: its title's first words, its date and a digest of
+    its text, so two stories of one day never share a page and a story keeps its name.
+
+    >>> story_id("Storm evacuees reach Nassau as Florida braces", dt.date(2019, 9, 3), "x")
+    'storm-evacuees-reach-nassau-as-2019-09-03-2d711642'
+    """
+    words = "-".join(_slug(title).split("-")[:5])
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+    return f"{words[:60].strip('-')}-{day or 'undated'}-{digest}"
 
 
 def _slug(text: str) -> str:

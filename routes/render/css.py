@@ -34,6 +34,7 @@ CSS = """
 .routes-legend .area{width:16px;height:10px;border:1.5px dashed #6B4C5B;background:#6B4C5B1F}
 .routes-legend .avoid{width:16px;height:10px;border:1.5px solid #333;
   background:repeating-linear-gradient(45deg,#333 0 2px,#fff 2px 6px)}
+.routes-legend .open{width:18px;border-top:3px dotted #555555}
 .routes-legend .tri{width:0;height:0;border:6px solid transparent;border-bottom:10px solid #000;
   border-top-width:0}
 .routes-popup h4{margin:0 0 6px;font-size:14px}

@@ -60,12 +60,22 @@ def story_places(scenario: Scenario) -> list[Place]:
     for incident in scenario.incidents:
         ids[incident.place] = None
     ids.update(dict.fromkeys(p.id for p in scenario.places if p.role in {"origin", "enclave"}))
+    ids.update(dict.fromkeys(_figure_places(scenario)))
     headings = " | ".join([scenario.story.title, *(c.name for c in scenario.corridors)])
     for place in scenario.places:
         names = [place.name, *place.aliases]
         if any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", headings, re.I) for n in names):
             ids[place.id] = None
     return [scenario.place(i) for i in ids if scenario.place(i).role in ROLE_STYLE]
+
+
+def _figure_places(scenario: Scenario) -> list[str]:
+    """The ends of the drafts' open movements and vehicles that carry a figure: a place
+    a figure is told of is named on the map."""
+    placed = {p.id for p in scenario.places}
+    ends = [e for r in scenario.movements if r.figures for e in [*r.origins, *r.destinations]]
+    ends += [e for r in scenario.vehicles if r.figures for e in [*r.origins, *r.destinations]]
+    return [e for e in ends if e in placed]
 
 
 def place_labels(scenario: Scenario, named_by_area: set[str]) -> list[Label]:

@@ -71,7 +71,7 @@ def legend_html(
             f'opacity:{o}"></i>{escape(_or(texts))}</li>'
             for (d, o), texts in looks.items()
         ]
-        if len(looks) > 1
+        if len(looks) > 1 or any(dash for dash, _o in looks)  # a dotted line is explained
         else []
     )
     symbols = []
@@ -79,10 +79,14 @@ def legend_html(
         symbols.append('<li><i class="area"></i>Outlined area</li>')
     if avoided:
         symbols.append('<li><i class="avoid"></i>Area the routes avoid</li>')
+    if any(m.origins or m.destinations for m in scenario.movements):
+        symbols.append('<li><i class="open"></i>Open movement: one end not stated</li>')
     if scenario.incidents:
         symbols.append('<li><i class="tri"></i>Incident</li>')
     drawn = (
-        PROXY_NOTE + " Distances are estimates through the stops."
+        ""  # nothing routed (a draft's open movements only)
+        if not len(corridors)
+        else PROXY_NOTE + " Distances are estimates through the stops."
         if network_source(corridors) == "proxy"
         else "Lines follow OpenStreetMap roads; times are estimates."
     )

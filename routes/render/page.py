@@ -34,6 +34,7 @@ from routes.render.markup import (
     sequential_ids,
     verbatim_rewraps,
 )
+from routes.render.open import add_open_movements
 from routes.render.places import add_places
 from routes.render.reader import add_reader
 from routes.render.style import rounded
@@ -100,6 +101,7 @@ def build_map(
             add_alternatives(m, simplified(alternatives))
         days = story_days(scenario)
         flows = add_corridors(m, scenario, drawn, animate=animate, days=days)
+        open_layer, open_labels, open_ends = add_open_movements(m, scenario)
         search_index, place_groups = add_places(m, scenario)
         incident_groups, incident_days = add_incidents(m, scenario, days)
         _add_controls(m, search_index)
@@ -117,15 +119,15 @@ def build_map(
             )
         )
         labels = place_labels(scenario, inside) + flows.labels + area_labels + avoid_labels
-        labels += country_labels
+        labels += country_labels + open_labels
         for label in labels:  # names from the story: never bidi controls on the reader's screen
             label["text"] = for_display(label["text"])
             if "prefix" in label:
                 label["prefix"] = for_display(label["prefix"])
-        view = _view(scenario, drawn)
+        view = _view(scenario, drawn, open_ends)
         m.fit_bounds(view)
         groups = {**flows.groups, **place_groups, **incident_groups}
-        groups |= {"areas": areas, "borders": borders, "avoided": avoid_layer}
+        groups |= {"areas": areas, "borders": borders, "avoided": avoid_layer, "open": open_layer}
         add_reader(
             m,
             {
@@ -179,11 +181,15 @@ def _add_controls(m: folium.Map, search_index: folium.GeoJson) -> None:
     ).add_to(m)
 
 
-def _view(scenario: Scenario, drawn: gpd.GeoDataFrame) -> list[list[float]]:
-    """The default view: the story's places and every drawn corridor, as [[S, W], [N, E]]."""
+def _view(
+    scenario: Scenario, drawn: gpd.GeoDataFrame, ends: list[tuple[float, float]]
+) -> list[list[float]]:
+    """The default view: the story's places, every drawn corridor and the ends of the open
+    movements' arrows (``ends``, as (lon, lat)), as [[S, W], [N, E]]."""
     points = [(p.lon, p.lat) for p in story_places(scenario)] or [
         (p.lon, p.lat) for p in scenario.places
     ]
+    points += ends
     for geom in drawn.geometry:
         if geom is not None and not geom.is_empty:
             west, south, east, north = geom.bounds

@@ -37,13 +37,24 @@ __all__ = [
     "candidate_routes",
     "choose_search",
     "measure_route",
+    "proxy_length_km",
     "route_corridors",
     "route_difference",
     "route_legs",
     "snap_stops",
+    "unrouted",
 ]
 
 FIGURE_COLUMNS = ("people", "wounded", "buses", "ambulances")
+
+#: The routed table's columns, in order (:func:`unrouted` gives them to an empty table).
+_COLUMNS = [
+    "corridor_id", "name", "origin", "destination", "origin_id", "destination_id", "via",
+    "date", "who", "end", "status", "route_basis", "note", *FIGURE_COLUMNS, "figures",
+    "route_sources", "max_snap_m", "network_source", "route_status", "no_route_reason",
+    "length_km", "travel_time_h", "highway_share", "roads", "geometry", "passes",
+    "no_travel_time_reason",
+]  # fmt: skip
 
 #: A stop further than this from its snapped node gets a warning, metres.
 SNAP_WARNING_M = 2000.0
@@ -112,6 +123,8 @@ def route_corridors(
             )
         else:
             row.update(route_status="ok", no_route_reason="", **measure_route(G, route, weight))
+            if G.graph.get("network_source") == "proxy":
+                row["length_km"] = proxy_length_km(G, scenario, corridor)
             row["passes"] = " → ".join(_stop_names(scenario, corridor))
         rows.append(row)
     routed = gpd.GeoDataFrame(rows, geometry="geometry", crs="EPSG:4326")
@@ -378,6 +391,26 @@ def _describe(corridor: Corridor, scenario: Scenario) -> dict[str, Any]:
         for r in corridor.route_sources
     )
     return row
+
+
+def unrouted() -> gpd.GeoDataFrame:
+    """The routed table of a draft without corridors: no rows, every column."""
+    import geopandas as gpd
+
+    table = gpd.GeoDataFrame(columns=_COLUMNS, geometry="geometry", crs="EPSG:4326")
+    return table.astype({kind: "Int64" for kind in FIGURE_COLUMNS})
+
+
+def proxy_length_km(G: RoadNetwork, scenario: Scenario, corridor: Corridor) -> float:
+    """A corridor's length on the proxy network: the great circles between its documented
+    stops, times the network's circuity. The links a route takes through towns no report
+    names zigzag (between islands, around a gap in the towns), and would add length that
+    follows no rule; the line drawn joins the stops, and so does its length."""
+    from routes.distance import great_circle_km
+
+    places = [scenario.place(stop) for stop in corridor.stops]
+    legs = sum(great_circle_km(a.lat, a.lon, b.lat, b.lon) for a, b in pairwise(places))
+    return round(legs * float(G.graph.get("circuity", 1.0)), 3)
 
 
 def _stop_names(scenario: Scenario, corridor: Corridor) -> list[str]:
