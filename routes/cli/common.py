@@ -370,15 +370,12 @@ def _report(warnings: list[str], *, complete: bool, strict: bool) -> None:
         raise typer.Exit(1)
 
 
-
-
 def _records(frame: Any) -> list[dict[str, Any]]:
     """Rows as JSON-ready dicts: missing values become None."""
     records: list[dict[str, Any]] = (
         frame.astype(object).where(frame.notna(), None).to_dict("records")
     )
     return records
-
 
 
 def _table(header: list[str], rows: list[list[str]]) -> None:
@@ -391,7 +388,6 @@ def _table(header: list[str], rows: list[list[str]]) -> None:
     for row in rows:
         table.add_row(*(Text(for_terminal(str(cell))) for cell in row))
     Console().print(table)
-
 
 
 def _fmt(value: float | None) -> str:

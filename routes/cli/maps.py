@@ -149,7 +149,6 @@ def export(
         _echo(str(path))
 
 
-
 def _size(text: str) -> tuple[int, int]:
     try:
         width, height = (int(v) for v in text.lower().split("x"))
@@ -158,4 +157,3 @@ def _size(text: str) -> tuple[int, int]:
     if not (100 <= width <= 8000 and 100 <= height <= 8000):
         raise UsageError(f"--png-size {text}: each side must be 100 to 8000 pixels")
     return width, height
-

@@ -75,11 +75,9 @@ def geocode(
         raise typer.Exit(1)
 
 
-
 def _rival(row: dict[str, Any]) -> str:
     """ ", or X (CC), N km away": the runner-up a geocoded name may as well mean."""
     other = row.get("runner_up")
     if not other:
         return ""
     return f", or {other['name']} ({other['country'] or other['level']}), {other['km']:,} km away"
-

@@ -43,4 +43,3 @@ def scenario_check(
         _echo(f"{path}: a draft; {len(blocking)} item(s) keep it from being a final map:")
         for item in blocking:
             _echo(f"  {item}")
-

@@ -186,4 +186,3 @@ def corpus_command(
         f"{report.workers} workers; {report.seconds:.1f} s in all",
         typer.colors.GREEN,
     )
-
