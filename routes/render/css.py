@@ -36,6 +36,11 @@ CSS = """
   background:repeating-linear-gradient(45deg,#333 0 2px,#fff 2px 6px)}
 .routes-legend .tri{width:0;height:0;border:6px solid transparent;border-bottom:10px solid #000;
   border-top-width:0}
+.routes-legend .dot{width:10px;height:10px;border-radius:50%;background:#222;border:1px solid #fff}
+.routes-legend .dot.small{width:7px;height:7px;background:#666}
+.routes-legend .total{width:12px;height:12px;border-radius:50%;border:2px solid #3D3D3D;
+  box-sizing:border-box;margin-right:2px}
+.routes-legend .total.in{background:#3D3D3D38;border-width:1px;margin-right:5px}
 .routes-popup h4{margin:0 0 6px;font-size:14px}
 .routes-popup table{font-size:12px;border-collapse:collapse}
 .routes-popup th{text-align:left;vertical-align:top;padding:1px 8px 1px 0;white-space:nowrap;

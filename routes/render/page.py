@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from routes._io import write_atomically
+from routes.render.context import add_context
 from routes.render.credits import credits
 from routes.render.flows import add_corridors
 from routes.render.labels import place_labels, story_places
@@ -22,7 +23,6 @@ from routes.render.layers import (
     add_areas,
     add_avoided,
     add_basemaps,
-    add_borders,
     add_incidents,
     add_network,
 )
@@ -38,6 +38,7 @@ from routes.render.places import add_places
 from routes.render.reader import add_reader
 from routes.render.style import rounded
 from routes.render.timeline import day_text, story_days
+from routes.render.totals import add_totals
 from routes.text import for_display
 
 if TYPE_CHECKING:
@@ -89,11 +90,13 @@ def build_map(
         m = folium.Map(tiles=None, control_scale=True, zoom_snap=0.25)
         m.default_js, m.default_css = ASSETS_JS, ASSETS_CSS
         add_head(m, *_head(scenario))
-        add_basemaps(m)
-        borders, country_labels = add_borders(m, scenario)
+        drawn = drawn_lines(scenario, corridors)  # legend and summary read `corridors`
+        view = _view(scenario, drawn)
+        named = [(n, p.lat, p.lon) for p in scenario.places for n in [p.name, *p.aliases]]
+        context = add_context(m, view, named)
+        add_basemaps(m, context.layer)
         if network is not None:
             add_network(m, network, corridors)
-        drawn = drawn_lines(scenario, corridors)  # legend and summary read `corridors`
         areas, area_labels, inside = add_areas(m, scenario)
         avoid_layer, avoid_labels = add_avoided(m, avoided)
         if alternatives is not None and len(alternatives):
@@ -101,31 +104,38 @@ def build_map(
         days = story_days(scenario)
         flows = add_corridors(m, scenario, drawn, animate=animate, days=days)
         search_index, place_groups = add_places(m, scenario)
+        totals = add_totals(m, scenario, days)
         incident_groups, incident_days = add_incidents(m, scenario, days)
         _add_controls(m, search_index)
         add_overlays(
             m,
             title_html(scenario),
-            legend_html(scenario, corridors, days, avoided=avoid_layer is not None),
+            legend_html(
+                scenario,
+                corridors,
+                days,
+                avoided=avoid_layer is not None,
+                totals=totals is not None,
+                disputed=context.disputed,
+            ),
             summary_html(scenario, corridors),
         )
         m.add_child(
             script(  # every text in it was escaped: addAttribution writes HTML
                 "{{ this._parent.get_name() }}.attributionControl"
                 ".addAttribution({{ this.text|tojson }});",
-                text=credits(scenario, corridors, network, borders=borders is not None),
+                text=credits(scenario, corridors, network),
             )
         )
         labels = place_labels(scenario, inside) + flows.labels + area_labels + avoid_labels
-        labels += country_labels
+        labels += context.labels
         for label in labels:  # names from the story: never bidi controls on the reader's screen
             label["text"] = for_display(label["text"])
             if "prefix" in label:
                 label["prefix"] = for_display(label["prefix"])
-        view = _view(scenario, drawn)
         m.fit_bounds(view)
         groups = {**flows.groups, **place_groups, **incident_groups}
-        groups |= {"areas": areas, "borders": borders, "avoided": avoid_layer}
+        groups |= {"areas": areas, "context": context.layer, "avoided": avoid_layer}
         add_reader(
             m,
             {

@@ -108,7 +108,7 @@ function routesReader(map, data, groups) {
   }
   function placeSpots(s, w, h) {
     const r = (s.r || 0) + 3;
-    if (s.kind !== 'place') {
+    if (s.kind !== 'place' && s.kind !== 'town') {
       return [[-w / 2, -h / 2], [-w / 2, -h - 8], [-w / 2, 8], [10, -h / 2], [-w - 10, -h / 2],
               [10, 8], [10, -h - 8], [-w - 10, 8], [-w - 10, -h - 8],
               [-w / 2, 24], [-w / 2, -h - 24], [10, 24], [-w - 10, 24], [10, -h - 24],
@@ -170,15 +170,28 @@ function routesReader(map, data, groups) {
     }
     return s.at.flatMap(at => {
       const p = map.latLngToContainerPoint(at);
-      return placeSpots(s, w, h).map(([dx, dy]) => [{x: p.x + dx, y: p.y + dy, w, h}, null]);
+      const near = placeSpots(s, w, h).map(([dx, dy]) => [{x: p.x + dx, y: p.y + dy, w, h}, null]);
+      if (s.kind !== 'place') return near;
+      // further out, led to the marker by a line: a name no line crosses beats a near one
+      const r = s.r || 0, dot = {x: p.x - r, y: p.y - r, w: 2 * r, h: 2 * r};
+      const far = [];
+      for (const d of [18, 32, 50]) {
+        for (const [ux, uy] of [[1, 0], [-1, 0], [0, -1], [0, 1], [1, -1], [1, 1], [-1, -1],
+                                [-1, 1]]) {
+          const x = ux > 0 ? p.x + r + d : ux < 0 ? p.x - r - d - w : p.x - w / 2;
+          const y = uy > 0 ? p.y + r + d : uy < 0 ? p.y - r - d - h : p.y - h / 2;
+          far.push([{x, y, w, h}, dot]);
+        }
+      }
+      return near.concat(far);
     });
   }
   const hit = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
   // The corridor lines on screen, as points, each with the room its stroke and offset take.
   function corridorLines() {
-    return Object.keys(data.corridors || {}).map(id => groups['line:' + id])
-      .filter(l => l && map.hasLayer(l)).map(l => ({
-        pad: Math.abs(l.options.offset || 0) + (l.options.weight || 3) / 2 + 2,
+    return Object.keys(data.corridors || {}).map(id => [id, groups['line:' + id]])
+      .filter(([_id, l]) => l && map.hasLayer(l)).map(([id, l]) => ({
+        id, pad: Math.abs(l.options.offset || 0) + (l.options.weight || 3) / 2 + 2,
         pts: l.getLatLngs().map(p => map.latLngToContainerPoint(p)),
       }));
   }
@@ -216,11 +229,12 @@ function routesReader(map, data, groups) {
       const free = b => b.x >= 2 && b.y >= 2 && b.x + w <= size.x - 2 && b.y + h <= size.y - 2
         && !taken.some(t => hit(t, b)) && !dots.some(d => hit(d, b));
       const boxes = candidates(l.s, w, h).filter(([b]) => free(b));
-      // a name clear of the corridor lines where there is room, else beside them (a
-      // corridor's own label sits on its line); a leader line only when nothing touches
-      const clear = ([b]) => !lines.some(line => crosses(line, b));
-      const best = (l.s.kind === 'corridor' ? null
-        : boxes.find(c => !c[1] && clear(c)) || boxes.find(clear)) || boxes[0];
+      // a name clear of the corridor lines (a corridor's own label sits on its own line,
+      // clear of the others); a leader line only when nothing near is clear. A place's
+      // name crosses a line only when no spot is clear; the context's names never do.
+      const clear = ([b]) => !lines.some(line => line.id !== l.s.id && crosses(line, b));
+      const best = boxes.find(c => !c[1] && clear(c)) || boxes.find(clear)
+        || (l.s.clear ? null : boxes[0]);
       if (!best) { l.el.style.display = 'none'; continue; }
       const [b, joined] = best;
       taken.push({x: b.x - 2, y: b.y - 2, w: b.w + 4, h: b.h + 4});
@@ -304,6 +318,7 @@ function routesReader(map, data, groups) {
       bar.next.disabled = step === days.length - 1;
     }
     liven(container.querySelector('.leaflet-popup'));
+    map.fire('routes:day', {step});
     place();
   }
   let bar = null, playing = null;
