@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from routes._io import write_atomically
 from routes.render.context import add_context
 from routes.render.credits import credits
+from routes.render.embed import add_embed
 from routes.render.flows import add_corridors
 from routes.render.labels import place_labels, story_places
 from routes.render.layers import (
@@ -76,11 +77,13 @@ def build_map(
     network: Roads | None = None,
     avoided: gpd.GeoDataFrame | None = None,
     animate: bool = True,
+    embed: bool = False,
 ) -> folium.Map:
     """The story's map: places by role, corridors as directed flows, incidents, areas,
     the roads used near the corridors, a time control, and map controls that yield.
 
-    ``avoided`` are the areas routes were kept out of.
+    ``avoided`` are the areas routes were kept out of; ``embed`` makes the page for an
+    article's ``<iframe>`` (:mod:`routes.render.embed`).
     """
     import folium
 
@@ -93,8 +96,8 @@ def build_map(
         drawn = drawn_lines(scenario, corridors)  # legend and summary read `corridors`
         view = _view(scenario, drawn)
         named = [(n, p.lat, p.lon) for p in scenario.places for n in [p.name, *p.aliases]]
-        context = add_context(m, view, named)
-        add_basemaps(m, context.layer)
+        context = add_context(m, view, named, show=embed)
+        add_basemaps(m, context.layer, tiles=not embed)
         if network is not None:
             add_network(m, network, corridors)
         areas, area_labels, inside = add_areas(m, scenario)
@@ -106,7 +109,7 @@ def build_map(
         search_index, place_groups = add_places(m, scenario)
         totals = add_totals(m, scenario, days)
         incident_groups, incident_days = add_incidents(m, scenario, days)
-        _add_controls(m, search_index)
+        _add_controls(m, search_index, full_screen=not embed)
         add_overlays(
             m,
             title_html(scenario),
@@ -134,6 +137,8 @@ def build_map(
             if "prefix" in label:
                 label["prefix"] = for_display(label["prefix"])
         m.fit_bounds(view)
+        if embed:
+            add_embed(m, scenario.story.id)
         groups = {**flows.groups, **place_groups, **incident_groups}
         groups |= {"areas": areas, "context": context.layer, "avoided": avoid_layer}
         add_reader(
@@ -165,15 +170,16 @@ def _head(scenario: Scenario) -> tuple[str, str]:
     return title, description[:400]
 
 
-def _add_controls(m: folium.Map, search_index: folium.GeoJson) -> None:
+def _add_controls(m: folium.Map, search_index: folium.GeoJson, *, full_screen: bool) -> None:
     """Controls that yield to the map: collapsed and compact."""
     import folium
     from folium import plugins
 
     folium.LayerControl(collapsed=True).add_to(m)
-    plugins.Fullscreen(
-        position="topleft", title="Full screen", title_cancel="Exit full screen"
-    ).add_to(m)
+    if full_screen:
+        plugins.Fullscreen(
+            position="topleft", title="Full screen", title_cancel="Exit full screen"
+        ).add_to(m)
     plugins.MeasureControl(
         position="topleft",
         primary_length_unit="kilometers",
