@@ -25,7 +25,7 @@ polygons are simplified within 0.01° and the layers that only place names withi
 (their parts under 0.02 square degrees, small islands, left out). The same input
 gives the same files. Run from the repository, beside ``../shared``:
 
-    python scripts/build_context.py [--source DIR]
+    python scripts/build_context.py [--source DIR] [--out DIR]
 """
 
 from __future__ import annotations
@@ -220,20 +220,18 @@ def _iso(code: str | None) -> str | None:
     return code if code and len(code) == 2 and code.isalpha() else None
 
 
-def write(name: str, features: list[dict[str, Any]]) -> Path:
+def write(folder: Path, name: str, features: list[dict[str, Any]]) -> Path:
     text = json.dumps(
         {"type": "FeatureCollection", "features": features},
         ensure_ascii=False,
         separators=(",", ":"),
     )
-    return write_atomically(OUT / f"{name}.geojson", (text + "\n").encode("utf-8"))
+    return write_atomically(folder / f"{name}.geojson", (text + "\n").encode("utf-8"))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--source", type=Path, default=SOURCE, help="Natural Earth folder")
-    source = parser.parse_args().source
-    OUT.mkdir(exist_ok=True)
+def build(source: Path, folder: Path) -> list[Path]:
+    """Write every layer from the Natural Earth files in ``source`` into ``folder``."""
+    folder.mkdir(exist_ok=True)
     land, lakes = land_and_lakes(source)
     layers = {
         "land": land,
@@ -243,8 +241,16 @@ def main() -> None:
         "seas": seas(source),
         "countries": countries(source),
     }
-    for name, features in layers.items():
-        print(write(name, features), len(features))
+    return [write(folder, name, features) for name, features in layers.items()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--source", type=Path, default=SOURCE, help="Natural Earth folder")
+    parser.add_argument("--out", type=Path, default=OUT, help="folder to write")
+    args = parser.parse_args()
+    for path in build(args.source, args.out):
+        print(path)
 
 
 if __name__ == "__main__":

@@ -266,8 +266,8 @@ def _json(data: Any) -> str:
 #: Water as the map's background while the layer is on; its names faint, under the story's.
 CONTEXT_CSS = """
 .leaflet-container.routes-water{background:#D5E5F1}
-.routes-label-town{font-weight:400;font-size:11px;color:#707070}
-.routes-label-sea{font-style:italic;font-weight:400;font-size:11.5px;color:#4F7A99;
+.routes-label.routes-label-town{font-weight:400;font-size:11px;color:#707070}
+.routes-label.routes-label-sea{font-style:italic;font-weight:400;font-size:11.5px;color:#4F7A99;
   letter-spacing:.06em}
 .routes-sources{display:inline}
 .routes-sources summary{display:inline;cursor:pointer;text-decoration:underline dotted}
