@@ -58,9 +58,9 @@ def test_the_window_grows_with_the_story_and_simplifies_to_about_a_pixel() -> No
 
 
 def _context_data(html: str) -> dict[str, object]:
-    start = html.index("routesContext(map_")
-    data = html[html.index("{", start) : html.index("});", start) + 1]
-    return dict(json.loads(data))
+    start = html.index("{", html.index("routesContext(map_"))
+    data, _end = json.JSONDecoder().raw_decode(html, start)
+    return dict(data)
 
 
 @pytest.mark.parametrize(

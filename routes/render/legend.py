@@ -100,20 +100,20 @@ def legend_html(
 
 
 def _place_symbols(scenario: Scenario, *, totals: bool, disputed: bool) -> list[str]:
-    """The key's entries for what is drawn at places: the story's places and the smaller
-    dots of stops and other places (named as the reader zooms in), the day's totals of
-    people who left and arrived, and disputed boundaries."""
+    """The key's entries for what is drawn at places: the smaller dots of stops and other
+    places (named in their popups and as the reader zooms in), the day's totals of people
+    who left and arrived, and disputed boundaries."""
     roles = {p.role for p in scenario.places}
-    items = ['<li><i class="dot"></i>Place the story names</li>']
+    items = []
     if roles & {"waypoint", "border_crossing", "camp", "city", "area", "neighbourhood"}:
         items.append(
-            '<li><i class="dot small"></i>Stop, crossing or other place (its name: click, '
-            "or zoom in)</li>"
+            '<li title="Named in its popup, and on the map when you zoom in">'
+            '<i class="dot small"></i>Other place</li>'
         )
     if totals:
         items.append(
-            '<li><i class="total"></i><i class="total in"></i>People who left, and who '
-            "arrived, by the day shown</li>"
+            '<li title="People who had left and who had arrived, by the day shown">'
+            '<i class="total"></i>left<i class="total in"></i>arrived</li>'
         )
     if disputed:
         items.append('<li><i class="line" style="border-top:1.5px dashed #9E9AA8"></i>'

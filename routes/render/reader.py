@@ -135,13 +135,20 @@ function routesReader(map, data, groups) {
       return {x: m.a * p.x + m.c * p.y + m.e - c.left, y: m.b * p.x + m.d * p.y + m.f - c.top};
     });
   }
-  const ALONG = [0.72, 0.66, 0.78, 0.6, 0.84, 0.56, 0.9, 0.63, 0.69, 0.75, 0.81, 0.87];
+  const ALONG = [0.72, 0.66, 0.78, 0.6, 0.84, 0.56, 0.9, 0.63, 0.69, 0.75, 0.81, 0.87,
+                 0.53, 0.58, 0.93, 0.96];
   // Boxes for a label of size w x h: [box, the point a leader line joins, or null].
   function candidates(s, w, h) {
-    if (s.kind === 'corridor') {  // on the line: the point stays inside the box
-      return along(groups['line:' + s.id], ALONG).flatMap(p =>
-        [[0.5, 0.5], [0.25, 0.5], [0.75, 0.5], [0.5, 0.25], [0.5, 0.75], [0.12, 0.5], [0.88, 0.5]]
-          .map(([fx, fy]) => [{x: p.x - w * fx, y: p.y - h * fy, w, h}, null]));
+    if (s.kind === 'corridor') {  // on the line, the point inside the box, nearer its end
+      const line = groups['line:' + s.id], [start, end] = along(line, [0, 1]);
+      const gap = (b, p) => Math.hypot(b.x + b.w / 2 - p.x, b.y + b.h / 2 - p.y);
+      return along(line, ALONG).flatMap(p =>
+        [[0.5, 0.5], [0.25, 0.5], [0.75, 0.5], [0.5, 0.25], [0.5, 0.75], [0.12, 0.5], [0.88, 0.5],
+         [0.12, 0.15], [0.88, 0.15], [0.12, 0.85], [0.88, 0.85], [0.5, 0.1], [0.5, 0.9],
+         [0.97, 0.8], [0.03, 0.2], [0.97, 0.2], [0.03, 0.8]]  // corners: beside the line
+          .map(([fx, fy]) => [{x: p.x - w * fx, y: p.y - h * fy, w, h}, null]))
+        .map(c => [c, !start || gap(c[0], end) < gap(c[0], start) ? 0 : 1])
+        .sort((a, b) => a[1] - b[1]).map(([c]) => c);  // nearer its end first
     }
     if (s.box) {
       const a = map.latLngToContainerPoint(s.box[0]), b = map.latLngToContainerPoint(s.box[1]);
@@ -195,9 +202,18 @@ function routesReader(map, data, groups) {
         pts: l.getLatLngs().map(p => map.latLngToContainerPoint(p)),
       }));
   }
-  const crosses = (line, b) => line.pts.some((p, i) => i > 0 && L.LineUtil.clipSegment(
-    line.pts[i - 1], p, L.bounds([b.x - line.pad, b.y - line.pad],
-                                 [b.x + b.w + line.pad, b.y + b.h + line.pad])));
+  // Whether a line passes through a label's box; for a corridor's label (``own``: its
+  // line), a line that only runs along its own line there (a shared course) does not.
+  const alongside = (q, own, d) => own.pts.some((o, i) => i > 0
+    && L.LineUtil.pointToSegmentDistance(q, own.pts[i - 1], o) <= d);
+  const crosses = (line, b, own) => line.pts.some((p, i) => {
+    if (i === 0) return false;
+    const inside = L.LineUtil.clipSegment(line.pts[i - 1], p, L.bounds(
+      [b.x - line.pad, b.y - line.pad], [b.x + b.w + line.pad, b.y + b.h + line.pad]));
+    if (!inside || !own) return !!inside;
+    const [a, z] = inside, mid = a.add(z).divideBy(2);
+    return ![a, mid, z].every(q => alongside(q, own, own.pad + line.pad + 6));
+  });
   // Every marker on the map (places, incidents, arrowheads): no label covers one.
   function markers() {
     return [...container.querySelectorAll('.leaflet-routes-places-pane path, ' +
@@ -232,7 +248,8 @@ function routesReader(map, data, groups) {
       // a name clear of the corridor lines (a corridor's own label sits on its own line,
       // clear of the others); a leader line only when nothing near is clear. A place's
       // name crosses a line only when no spot is clear; the context's names never do.
-      const clear = ([b]) => !lines.some(line => line.id !== l.s.id && crosses(line, b));
+      const own = l.s.kind === 'corridor' ? lines.find(line => line.id === l.s.id) : null;
+      const clear = ([b]) => !lines.some(line => line.id !== l.s.id && crosses(line, b, own));
       const best = boxes.find(c => !c[1] && clear(c)) || boxes.find(clear)
         || (l.s.clear ? null : boxes[0]);
       if (!best) { l.el.style.display = 'none'; continue; }
