@@ -80,7 +80,9 @@ def lean(geom: Any, tolerance: float = TOLERANCE) -> Any:
 
 
 def feature(geom: Any, **properties: Any) -> dict[str, Any]:
-    return {"type": "Feature", "properties": properties, "geometry": mapping(geom)}
+    """A GeoJSON feature with its ``bbox`` (the map reads only the features near it)."""
+    box = [round(v, DECIMALS) for v in geom.bounds]
+    return {"type": "Feature", "bbox": box, "properties": properties, "geometry": mapping(geom)}
 
 
 def rank(value: Any) -> int:

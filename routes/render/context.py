@@ -124,17 +124,15 @@ def _shapes(
     import shapely
 
     digits = min(5, max(2, math.ceil(-math.log10(tolerance)) + 1))
-    frame = shapely.box(*bounds)
-    inner = frame.buffer(-(10**-digits))
+    inner = shapely.box(*bounds).buffer(-(10**-digits))
 
     def clipped(name: str) -> list[tuple[dict[str, Any], Any]]:
-        props, geoms, tree = _layer(name)
         out = []
-        for i in sorted(tree.query(frame)):
-            geom = shapely.clip_by_rect(geoms[i], *bounds)
+        for props, shape in _within(name, bounds):
+            geom = shapely.clip_by_rect(shape, *bounds)
             geom = shapely.set_precision(shapely.simplify(geom, tolerance), 10**-digits)
             if not geom.is_empty:
-                out.append((props[i], geom))
+                out.append((props, geom))
         return out
 
     land = clipped("land")
@@ -163,11 +161,12 @@ def _river_rank(bounds: tuple[float, float, float, float]) -> int:
 def _country_labels(near: tuple[float, float, float, float]) -> list[Label]:
     import shapely
 
-    props, geoms, tree = _layer("countries")
-    around = shapely.box(near[0] - 0.2, near[1] - 0.2, near[2] + 0.2, near[3] + 0.2)
+    around = (near[0] - 0.2, near[1] - 0.2, near[2] + 0.2, near[3] + 0.2)
     labels = []
-    for i in sorted(tree.query(around, predicate="intersects")):
-        label = country_label(props[i]["name"], geoms[i], near)
+    for props, shape in _within("countries", around):
+        if not shape.intersects(shapely.box(*around)):
+            continue
+        label = country_label(props["name"], shape, near)
         if label["at"]:
             labels.append(label | {"layers": ["context"], "clear": True})
     return labels
@@ -179,18 +178,18 @@ def _water_labels(near: tuple[float, float, float, float]) -> list[Label]:
 
     west, south, east, north = near
     labels = []
+    bounds = (west - 0.3, south - 0.3, east + 0.3, north + 0.3)
+    around = shapely.box(*bounds)
     for layer, least in (("seas", 0.0), ("lakes", 0.01)):
-        props, geoms, tree = _layer(layer)
-        around = shapely.box(west - 0.3, south - 0.3, east + 0.3, north + 0.3)
-        for i in sorted(tree.query(around, predicate="intersects")):
-            if not props[i].get("name") or geoms[i].intersection(around).area < least:
+        for props, shape in _within(layer, bounds):
+            if not props.get("name") or shape.intersection(around).area <= least:
                 continue
-            label = country_label(props[i]["name"], geoms[i], near)
+            label = country_label(props["name"], shape, near)
             if label["at"]:
                 labels.append(
                     label
                     | {
-                        "text": props[i]["name"],
+                        "text": props["name"],
                         "kind": "sea",
                         "rank": 3.4,
                         "layers": ["context"],
@@ -205,28 +204,23 @@ def _towns(
 ) -> list[tuple[dict[str, Any], Label]]:
     """Natural Earth's towns in the window that the map does not name, largest first: a
     faint dot each (drawn with the layer) and a faint label."""
-    import shapely
-
-    props, geoms, tree = _layer("places")
     names = {_key(name) for name, _lat, _lon in named}
     out = []
-    for i in sorted(tree.query(shapely.box(*bounds))):
-        town, at = props[i], geoms[i]
+    for i, (town, at) in enumerate(_within("places", bounds)):
         if _key(town["name"]) in names or any(
             great_circle_km(at.y, at.x, lat, lon) < SAME_PLACE_KM for _n, lat, lon in named
         ):
             continue
-        out.append((town["rank"], -town["population"], i))
+        out.append((town["rank"], -town["population"], i, town, at))
     towns = []
-    for rank, _pop, i in sorted(out)[:MAX_TOWNS]:
-        at = geoms[i]
+    for rank, _pop, _i, town, at in sorted(out, key=lambda t: t[:3])[:MAX_TOWNS]:
         dot = {
             "type": "Feature",
             "properties": {"k": "town"},
             "geometry": {"type": "Point", "coordinates": [rounded(at.x), rounded(at.y)]},
         }
         label: Label = {
-            "text": props[i]["name"],
+            "text": town["name"],
             "kind": "town",
             "rank": 4.5 + rank / 100,
             "at": [[rounded(at.y), rounded(at.x)]],
@@ -239,16 +233,29 @@ def _towns(
 
 
 @cache
-def _layer(name: str) -> tuple[list[dict[str, Any]], list[Any], Any]:
-    """A context layer's properties and shapes, and a spatial index over them (read once)."""
+def _features(name: str) -> list[dict[str, Any]]:
+    """A context layer's features as GeoJSON data, each with its ``bbox`` (read once)."""
     import orjson
-    import shapely
-    from shapely.strtree import STRtree
 
-    data = orjson.loads((DATA_DIR / "context" / f"{name}.geojson").read_bytes())
-    props = [f["properties"] for f in data["features"]]
-    geoms = [shapely.geometry.shape(f["geometry"]) for f in data["features"]]
-    return props, geoms, STRtree(geoms)
+    return list(orjson.loads((DATA_DIR / "context" / f"{name}.geojson").read_bytes())["features"])
+
+
+def _within(
+    name: str, bounds: tuple[float, float, float, float]
+) -> list[tuple[dict[str, Any], Any]]:
+    """The properties and shapes of the layer's features whose box meets ``bounds``: only
+    those are made shapes, so a page pays for what is near its story."""
+    from shapely.geometry import shape
+
+    west, south, east, north = bounds
+    return [
+        (f["properties"], shape(f["geometry"]))
+        for f in _features(name)
+        if f["bbox"][0] <= east
+        and f["bbox"][2] >= west
+        and f["bbox"][1] <= north
+        and f["bbox"][3] >= south
+    ]
 
 
 def _key(name: str) -> str:

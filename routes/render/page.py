@@ -11,7 +11,7 @@ import html
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from routes._io import write_atomically
 from routes.render.context import add_context
@@ -95,9 +95,7 @@ def build_map(
         add_head(m, *_head(scenario))
         drawn = drawn_lines(scenario, corridors)  # legend and summary read `corridors`
         view = _view(scenario, drawn)
-        named = [(n, p.lat, p.lon) for p in scenario.places for n in [p.name, *p.aliases]]
-        context = add_context(m, view, named, show=embed)
-        add_basemaps(m, context.layer, tiles=not embed)
+        context = _add_base(m, scenario, view, embed=embed)
         if network is not None:
             add_network(m, network, corridors)
         areas, area_labels, inside = add_areas(m, scenario)
@@ -109,7 +107,7 @@ def build_map(
         search_index, place_groups = add_places(m, scenario)
         totals = add_totals(m, scenario, days)
         incident_groups, incident_days = add_incidents(m, scenario, days)
-        _add_controls(m, search_index, full_screen=not embed)
+        _add_controls(m, search_index, embed=scenario.story.id if embed else None)
         add_overlays(
             m,
             title_html(scenario),
@@ -137,8 +135,6 @@ def build_map(
             if "prefix" in label:
                 label["prefix"] = for_display(label["prefix"])
         m.fit_bounds(view)
-        if embed:
-            add_embed(m, scenario.story.id)
         groups = {**flows.groups, **place_groups, **incident_groups}
         groups |= {"areas": areas, "context": context.layer, "avoided": avoid_layer}
         add_reader(
@@ -170,13 +166,25 @@ def _head(scenario: Scenario) -> tuple[str, str]:
     return title, description[:400]
 
 
-def _add_controls(m: folium.Map, search_index: folium.GeoJson, *, full_screen: bool) -> None:
-    """Controls that yield to the map: collapsed and compact."""
+def _add_base(m: folium.Map, scenario: Scenario, view: list[list[float]], *, embed: bool) -> Any:
+    """The map's own Natural Earth base layer (shown first in an embed) and the tile
+    basemaps beside it; returns the :class:`~routes.render.context.Context`."""
+    named = [(n, p.lat, p.lon) for p in scenario.places for n in [p.name, *p.aliases]]
+    context = add_context(m, view, named, show=embed)
+    add_basemaps(m, context.layer, tiles=not embed)
+    return context
+
+
+def _add_controls(m: folium.Map, search_index: folium.GeoJson, *, embed: str | None) -> None:
+    """Controls that yield to the map: collapsed and compact; in an embed (``embed``: the
+    story's id), no full-screen control and the frame's behaviour (:func:`add_embed`)."""
     import folium
     from folium import plugins
 
     folium.LayerControl(collapsed=True).add_to(m)
-    if full_screen:
+    if embed is not None:
+        add_embed(m, embed)
+    else:
         plugins.Fullscreen(
             position="topleft", title="Full screen", title_cancel="Exit full screen"
         ).add_to(m)
