@@ -67,6 +67,31 @@ def test_the_window_grows_with_the_story_and_simplifies_to_about_a_pixel() -> No
     assert wide[2] - wide[0] > 60 and wide[4] > 10 * tolerance
 
 
+def test_disputed_boundaries_are_drawn_apart_and_named_in_the_key() -> None:
+    """Around Kashmir the layer has Natural Earth's line of control and disputed lines, kinds
+    of their own (dashed), and the key names them; around Aleppo it has none."""
+    import folium
+
+    from routes.render.context import DISPUTED, add_context
+    from routes.render.legend import legend_html
+
+    m = folium.Map()
+    kashmir = add_context(m, [[33.0, 73.0], [36.0, 77.5]], [])
+    assert kashmir.disputed
+    kinds = {f["properties"]["k"] for f in _context_data(render.page(m, cdn=True))["features"]}
+    assert {"line of control", "country"} <= kinds, kinds
+    aleppo = add_context(folium.Map(), [[35.9, 36.5], [36.3, 37.3]], [])
+    assert not aleppo.disputed
+    story = scenario.load("aleppo-2016-12")
+    from routes import network
+    from routes.routing import corridors
+
+    routed = corridors.route_corridors(network.proxy_network(story), story)
+    assert "Disputed boundary" in legend_html(story, routed, [], disputed=True)
+    assert "Disputed boundary" not in legend_html(story, routed, [], disputed=False)
+    assert "line of control" in DISPUTED
+
+
 def _context_data(html: str) -> dict[str, object]:
     start = html.index("{", html.index("routesContext(map_"))
     data, _end = json.JSONDecoder().raw_decode(html, start)
