@@ -234,6 +234,14 @@ function routesReader(map, data, groups) {
     line.setAttribute('class', 'routes-leader');
     leaders.appendChild(line);
   }
+  // A label wrapped on a narrow screen, as wide as its longest line rather than its box.
+  function fitWidth(el) {
+    el.style.width = '';
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const lines = [...range.getClientRects()];
+    if (lines.length > 1) el.style.width = Math.ceil(Math.max(...lines.map(r => r.width))) + 'px';
+  }
   function place() {
     const size = map.getSize(), taken = controls(), lines = corridorLines(), dots = markers();
     leaders.replaceChildren();
@@ -241,6 +249,7 @@ function routesReader(map, data, groups) {
       l.el.style.display = 'none';
       if (!shown(l.s)) continue;
       l.el.style.display = '';
+      if (l.s.kind === 'corridor') fitWidth(l.el);
       const w = l.el.offsetWidth, h = l.el.offsetHeight;
       const free = b => b.x >= 2 && b.y >= 2 && b.x + w <= size.x - 2 && b.y + h <= size.y - 2
         && !taken.some(t => hit(t, b)) && !dots.some(d => hit(d, b));
