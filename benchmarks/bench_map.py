@@ -9,7 +9,7 @@ its routed line. Goal: ≤ 1 KB of route geometry per route.
 
 Also measured: the app's own page (:func:`routes.render.build_map`) on the same routes,
 and the Aleppo map (proxy network) as ``routes map`` writes it (self-contained, goal
-under 1 MB) and with ``--cdn`` (goal ≤ 300 KB).
+under 1 MB), with ``--cdn`` (goal ≤ 300 KB) and with ``--embed`` (goal under 1 MB).
 """
 
 from __future__ import annotations
@@ -155,21 +155,24 @@ def test_app_map_route_geometry(
 
 
 @pytest.mark.parametrize(
-    ("cdn", "label", "goal", "limit"),
+    ("cdn", "embed", "label", "goal", "limit"),
     [
-        (False, "self-contained (default)", "< 1 MB (10⁶ B)", 1_000_000),
-        (True, "`--cdn`", "< 300 KB (3 × 10⁵ B)", 300_000),
+        (False, False, "self-contained (default)", "< 1 MB (10⁶ B)", 1_000_000),
+        (True, False, "`--cdn`", "< 300 KB (3 × 10⁵ B)", 300_000),
+        (False, True, "`--embed`", "< 1 MB (10⁶ B)", 1_000_000),
     ],
-    ids=["default", "cdn"],
+    ids=["default", "cdn", "embed"],
 )
 def test_aleppo_page(
-    cdn: bool, label: str, goal: str, limit: int, report: Callable[..., None]
+    cdn: bool, embed: bool, label: str, goal: str, limit: int, report: Callable[..., None]
 ) -> None:
-    """The Aleppo page as ``routes map`` writes it: self-contained, or linking its CDNs."""
+    """The Aleppo page as ``routes map`` writes it: self-contained, linking its CDNs, or for
+    an ``<iframe>``; each with its Natural Earth context."""
     story = scenario.load("aleppo-2016-12")
     G = network.proxy_network(story)
     best = corridors.route_corridors(G, story)
-    size = len(render.page(render.build_map(story, best, network=G), cdn=cdn).encode("utf-8"))
+    m = render.build_map(story, best, network=G, embed=embed)
+    size = len(render.page(m, cdn=cdn).encode("utf-8"))
     vertices = int(np.sum([len(g.coords) for g in best.geometry if g is not None]))
     kb = f"{size / 1024:.0f} KB ({vertices} route vertices)"
     report(f"map: Aleppo page, {label} (proxy)", "", kb, "", goal, size < limit)

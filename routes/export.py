@@ -2,7 +2,8 @@
 
 GeoPackage holds the layers in one file; GeoJSON and KML write one file per
 layer; GeoPackage and GeoJSON also get the ``claims`` table (every figure with
-who said it and the report). CSV writes ``locations.csv`` and ``flows.csv`` in
+who said it and the report) and the ``story`` table (the story, its dates, and the
+country and region it is about). CSV writes ``locations.csv`` and ``flows.csv`` in
 the flowmap.blue layout (``id,name,lat,lon`` and ``origin,dest,count,time``,
 count = people moved on the day ``time`` according to the corridor's chosen series,
 its running total in ``cumulative``, with the qualifier and source of the claim behind
@@ -31,6 +32,7 @@ __all__ = [
     "FLOW_COLUMNS",
     "FORMATS",
     "NETWORK_COLUMNS",
+    "STORY_COLUMNS",
     "TABLES",
     "layers",
     "write",
@@ -46,8 +48,12 @@ CLAIM_COLUMNS = ["record_type", "record_id", "claim_id", "kind", "value", "quali
 FLOW_COLUMNS = ["origin", "dest", "count", "time", "cumulative", "qualifier", "tally",
                 "according_to", "source", "url", "status", "corridor_id", "origin_name",
                 "origin_lat", "origin_lon"]  # fmt: skip
+#: The story table: one row naming the story, its date and its focus.
+STORY_COLUMNS = ["story_id", "title", "publisher", "published", "date", "focus_country",
+                 "focus_region"]  # fmt: skip
 #: Layers only some formats hold: tables without geometry.
-TABLES = {"claims": ("gpkg", "geojson"), "flows": (), "avoided": ("gpkg", "geojson", "kml")}
+TABLES = {"claims": ("gpkg", "geojson"), "story": ("gpkg", "geojson"), "flows": (),
+          "avoided": ("gpkg", "geojson", "kml")}  # fmt: skip
 
 #: Edge attributes kept in the network layer.
 NETWORK_COLUMNS = ["u", "v", "key", "highway", "name", "ref", "length", "speed_kph",
@@ -98,9 +104,22 @@ def layers(
         "corridors": routed,
         "network": network,
         "claims": pd.DataFrame(claims.claim_rows(scenario), columns=CLAIM_COLUMNS),
+        "story": _story(scenario),
         "flows": pd.DataFrame(claims.flow_rows(scenario), columns=FLOW_COLUMNS),
         **({} if avoided is None else {"avoided": _avoided(avoided)}),
     }
+
+
+def _story(scenario: Scenario) -> Any:
+    """The story table: what the story is, when, and the country and region it is about."""
+    import pandas as pd
+
+    story = scenario.story
+    row = [story.id, story.title, story.publisher,
+           story.published.isoformat() if story.published else "",
+           story.date.isoformat() if story.date else "",
+           story.focus_country or "", story.focus_region or ""]  # fmt: skip
+    return pd.DataFrame([row], columns=STORY_COLUMNS)
 
 
 def _avoided(areas: gpd.GeoDataFrame) -> gpd.GeoDataFrame:

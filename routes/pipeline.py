@@ -15,6 +15,7 @@ is already, byte for byte, the page those inputs give.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
@@ -53,6 +54,7 @@ __all__ = [
     "map_html",
     "map_page",
     "route_scenario",
+    "snippet_path",
 ]
 
 log = logging.getLogger("routes")
@@ -149,6 +151,8 @@ class Page:
     complete: bool
     #: The file at ``path`` was already the page these inputs give: nothing was redone.
     unchanged: bool = False
+    #: The ``<iframe>`` snippet written beside an embeddable page (``embed``).
+    snippet: Path | None = None
 
 
 def map_page(
@@ -158,6 +162,7 @@ def map_page(
     draft: bool = False,
     cdn: bool = False,
     animate: bool = True,
+    embed: bool = False,
     strict: bool = False,
     **routing: Any,
 ) -> Page:
@@ -172,8 +177,9 @@ def map_page(
         The HTML file; by default ``<settings.output_dir>/<story id>.html``.
     draft
         Map a draft (undated, or with review items); refused otherwise.
-    cdn, animate
-        See :func:`routes.render.save` and :func:`routes.render.build_map`.
+    cdn, animate, embed
+        See :func:`routes.render.save` and :func:`routes.render.build_map`; with ``embed``
+        the ``<iframe>`` snippet is written beside the page (:func:`embed_snippet`).
     strict
         Write nothing when a corridor has no route.
     **routing
@@ -183,10 +189,12 @@ def map_page(
         output = writable(output)  # a missing folder or a device, refused before any work
     name, data = _source_bytes(scenario)  # read once: what is hashed is what is mapped
     areas = _avoid_bytes(routing.get("avoid"))
-    options = routing | {"draft": draft, "animate": animate, "cdn": cdn}
+    options = routing | {"draft": draft, "animate": animate, "cdn": cdn, "embed": embed}
     key = _inputs_key([data, areas], name, options)
     if key is not None and (page := _up_to_date(key, output)) is not None:
-        return page
+        snippet = snippet_path(page.path) if embed and page.path else None
+        if snippet is None or snippet.is_file():
+            return dataclasses.replace(page, snippet=snippet)
     if areas is not None:
         from routes import network as networks
 
@@ -194,7 +202,7 @@ def map_page(
     with _logged_warnings() as logged:
         drawn = _draftable(name, data, draft)
         text, warnings, complete = map_html(
-            drawn, cdn=cdn, animate=animate, strict=strict, **routing
+            drawn, cdn=cdn, animate=animate, embed=embed, strict=strict, **routing
         )
         if text is None:
             return Page(None, warnings, complete=False)
@@ -203,12 +211,24 @@ def map_page(
         if output is None:  # the default folder is the one folder made when missing
             settings.output_dir.mkdir(parents=True, exist_ok=True)
         path = write_atomically(output or inside(settings.output_dir, f"{story}.html"), html)
+        snippet = None
+        if embed:
+            from routes import render
+
+            text = render.snippet(drawn, path.name)
+            snippet = write_atomically(snippet_path(path), text.encode("utf-8"))
     if key is not None:
         digest = hashlib.sha256(html).hexdigest()
         record = {"story": story, "page": digest, "logged": logged, "warnings": warnings,
                   "complete": complete}  # fmt: skip
         write_atomically(_record_path(key), json.dumps(record).encode("utf-8"))
-    return Page(path, warnings, complete)
+    return Page(path, warnings, complete, snippet=snippet)
+
+
+def snippet_path(page: Path) -> Path:
+    """Where ``routes map --embed`` writes the ``<iframe>`` snippet of ``page``: beside it,
+    ``<name>.embed.html``."""
+    return page.with_name(f"{page.stem}.embed.html")
 
 
 def map_html(
@@ -216,6 +236,7 @@ def map_html(
     *,
     cdn: bool = False,
     animate: bool = True,
+    embed: bool = False,
     strict: bool = False,
     **routing: Any,
 ) -> tuple[str | None, list[str], bool]:
@@ -230,7 +251,7 @@ def map_html(
     if not scenario.corridors and scenario.is_draft:
         from routes.routing.corridors import unrouted
 
-        m = render.build_map(scenario, unrouted(), animate=animate)
+        m = render.build_map(scenario, unrouted(), animate=animate, embed=embed)
         return render.page(m, cdn=cdn), [], True
     run = route_scenario(scenario, **routing)
     if strict and not run.complete:
@@ -242,6 +263,7 @@ def map_html(
         network=run.network,
         avoided=run.avoided,
         animate=animate,
+        embed=embed,
     )
     return render.page(m, cdn=cdn), run.warnings, run.complete
 

@@ -362,6 +362,10 @@ class Story(_Record):
     published: Day | None = None
     date: Day | None = None
     source: str
+    #: The country the story is mainly about (ISO 3166-1 alpha-2) and its first-level
+    #: region there, as ``routes extract`` works them out from the places it names.
+    focus_country: Annotated[str, Field(pattern="^[A-Z]{2}$")] | None = None
+    focus_region: Annotated[str, Field(min_length=1, max_length=200)] | None = None
 
     def day(self) -> str:
         """The story's date as text, or says it is not given."""

@@ -24,6 +24,7 @@ from routes.render import assets
 if TYPE_CHECKING:  # Playwright is imported only by the fixtures and helpers that drive it
     from playwright.sync_api import (
         Browser,
+        BrowserContext,
         ConsoleMessage,
         Dialog,
         Locator,
@@ -60,6 +61,20 @@ def render_map(out: Path, *args: str) -> Path:
     assert result.exit_code == 0, f"{result.output}\n{result.exception!r}"
     assert out.is_file()
     return out
+
+
+def refuse_network(target: Page | BrowserContext, refused: list[str]) -> None:
+    """Answer only the page's own files (``file:``, ``data:``); abort every other request
+    of ``target`` (a page or a whole context, frames included) and note its URL."""
+
+    def answer(route: Route) -> None:
+        if route.request.url.startswith(("file:", "data:")):
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.abort()
+
+    target.route("**/*", answer)
 
 
 def map_asset_urls(page_html: str) -> list[str]:

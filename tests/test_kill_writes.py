@@ -55,7 +55,7 @@ def _gpkg_variant(path: Path) -> int:
     import pyogrio
 
     names = [str(name) for name, _ in pyogrio.list_layers(path)]
-    assert names == ["places", "corridors", "network", "claims"], names
+    assert names == ["places", "corridors", "network", "claims", "story"], names
     for name in names:
         assert pyogrio.read_info(path, layer=name)["features"] > 0, name
     corridors = pyogrio.read_dataframe(path, layer="corridors")

@@ -71,7 +71,8 @@ def expected_overlays(story: scenario_module.Scenario) -> dict[str, dict[str, in
     """Overlay name -> how many SVG paths and marker icons it draws (None: some, not fixed here)."""
     corridors = len(story.corridors)
     overlays: dict[str, dict[str, int | None]] = {
-        "Country borders (Natural Earth 1:110m, approximate)": {"paths": None, "icons": 0},
+        # the people who left and arrived at each place: a circle each, sized by day
+        "People who left and arrived, by day": {"paths": None, "icons": 0},
         "Proxy network links near the corridors": {"paths": None, "icons": 0},
         "Areas": {"paths": len(story.areas), "icons": 0},
         # each corridor: its line, the moving dashes over it, connectors, and an arrowhead

@@ -27,6 +27,7 @@ from typer.testing import CliRunner
 
 from routes import render
 from routes.cli import app
+from routes.render.context import CONTEXT_LAYER
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser  # type hints only: imported where used
@@ -148,17 +149,17 @@ def test_search_box_finds_a_place(page: MapPage) -> None:
 def test_no_basemap_keeps_borders_and_roads(page: MapPage) -> None:
     p = page.page
     expand_layers(p)
-    p.locator(".leaflet-control-layers-base label", has_text="No basemap").locator("input").check()
+    p.locator(".leaflet-control-layers-base label", has_text=CONTEXT_LAYER).locator("input").check()
     p.wait_for_timeout(300)
     main_tiles = ".folium-map > .leaflet-map-pane > .leaflet-tile-pane img.leaflet-tile"
     assert p.locator(main_tiles).count() == 0
     mesh = p.locator(".leaflet-control-layers-overlays label", has_text="Proxy network links")
     assert not mesh.locator("input").is_checked(), "the proxy mesh starts hidden"
     mesh.locator("input").check()
-    for layer in ("Country borders", "Proxy network links near the corridors"):
-        label = p.locator(".leaflet-control-layers-overlays label", has_text=layer)
-        assert label.locator("input").is_checked(), layer
-    assert p.locator(f"svg.leaflet-zoom-animated path[stroke='{render.BORDER_COLOUR}']").count() > 0
+    label = p.locator(".leaflet-control-layers-overlays label", has_text="Proxy network links")
+    assert label.locator("input").is_checked()
+    borders = f"path.routes-context-country[stroke='{render.BORDER_COLOUR}']"  # Natural Earth's
+    assert p.locator(borders).count() > 0
     assert (
         p.locator(f"svg.leaflet-zoom-animated path[stroke='{render.NETWORK_COLOUR}']").count() > 0
     )
@@ -206,8 +207,8 @@ def test_self_contained_page_needs_no_request(
     # Chromium reports each refused tile; nothing else may complain
     assert all(text.startswith("Failed to load resource") for text in console), console
     assert len(console) <= len(refused)
-    base = tab.locator(".leaflet-control-layers-base label", has_text="No basemap").locator("input")
-    assert base.is_checked(), "a failed tile should switch the map to the no-basemap view"
+    base = tab.locator(".leaflet-control-layers-base label", has_text=CONTEXT_LAYER)
+    assert base.locator("input").is_checked(), "a failed tile should switch to its own base"
     place_marker(tab, "Kafriya").click()
     popup = tab.locator(".leaflet-popup-content")
     popup.wait_for(state="visible")

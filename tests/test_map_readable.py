@@ -31,6 +31,8 @@ from browser_support import (
 from osm_support import helsinki_osm, helsinki_scenario  # noqa: F401  (pytest fixtures)
 
 from routes import scenario as scenarios
+from routes.render.context import CONTEXT_LAYER
+from routes.render.credits import DISCLAIMER
 from routes.render.labels import place_groups, story_places
 
 if TYPE_CHECKING:
@@ -261,10 +263,12 @@ def test_time_control_changes_what_is_drawn(view: Any, which: str) -> None:
 def _attribution_without_basemap(page: MapPage) -> str:
     p = page.page
     expand_layers(p)
-    p.locator(".leaflet-control-layers-base label", has_text="No basemap").locator("input").check()
+    p.locator(".leaflet-control-layers-base label", has_text=CONTEXT_LAYER).locator("input").check()
     collapse_layers(p)
     text = p.locator(".folium-map > .leaflet-control-container .leaflet-control-attribution")
+    p.evaluate("() => document.querySelectorAll('.routes-sources').forEach(d => d.open = true)")
     found = text.inner_text()
+    p.evaluate("() => document.querySelectorAll('.routes-sources').forEach(d => d.open = false)")
     expand_layers(p)
     p.locator(".leaflet-control-layers-base label").first.locator("input").check()
     collapse_layers(p)
@@ -291,12 +295,14 @@ def test_credits_name_what_the_map_uses(view: Any, which: str) -> None:
     }
     used |= {"GeoNames (CC BY 4.0)", "Natural Earth"}
     ours = credits.split("|", 1)[-1]  # after Leaflet's own credit
-    for part in re.split(r" · ", ours.strip()):
+    assert ours.strip().endswith(DISCLAIMER), ours  # the boundary note closes it
+    for part in re.split(r" · ", ours.strip().removesuffix(DISCLAIMER).rstrip(" ·")):
         label, _, names = part.partition(": ")
+        names = re.sub(r"^\d+ sources\s*", "", names)  # "Figures: 18 sources", opened
         if label == "Story":
             assert names.startswith(f"{story.story.publisher},"), part
             continue
-        assert label in {"Places", "Borders", "Figures"}, part
+        assert label in {"Places", "Context", "Figures"}, part
         for name in names.split("; "):
             assert name in used, (name, part)
     unused = {s.publisher for s in story.sources} - used - {None}

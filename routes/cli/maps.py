@@ -49,6 +49,15 @@ def map_command(
     png: PngOption = None,
     png_size: PngSizeOption = "1600x1000",
     draft: DraftOption = False,
+    embed: Annotated[
+        bool,
+        typer.Option(
+            "--embed",
+            help="A page for an article's <iframe> (no scroll trap, folded key, height sent "
+            "to the host); print the snippet to paste and write it beside the page "
+            "(NAME.embed.html).",
+        ),
+    ] = False,
 ) -> None:
     """Route the scenario's corridors (or a corpus's flows.parquet) and write an HTML map.
 
@@ -65,6 +74,7 @@ def map_command(
             draft=draft,
             cdn=cdn,
             animate=not static,
+            embed=embed,
             strict=routing.strict,
             **_pipeline_options(routing),
         )
@@ -74,7 +84,12 @@ def map_command(
             from routes import render
 
             render.save_png(page.path, png, size=size)
+    if page.snippet is not None:
+        for line in page.snippet.read_text(encoding="utf-8").splitlines():
+            _echo(line)
     _echo(str(page.path))
+    if page.snippet is not None:
+        _echo(str(page.snippet))
     if png is not None:
         _echo(str(png))
 

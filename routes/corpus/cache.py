@@ -175,11 +175,14 @@ def contribution(record: dict[str, Any]) -> dict[str, Any] | None:
 
 def _report(record: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
     story = record["id"]
+    about = record["draft"].get("story", {})
     return {
         "story": story,
         "title": record.get("title"),
         "publisher": record.get("publisher"),
         "url": record.get("url"),
+        "focus_country": about.get("focus_country"),
+        "focus_region": about.get("focus_region"),
         "date": move.get("date"),
         "who": move.get("who"),
         "evidence": [{"story": story, **e} for e in move.get("evidence", [])],

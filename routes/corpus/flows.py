@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,8 @@ FLOW_CSV_COLUMNS = ["origin", "dest", "count", "time", "people_max", "people_fig
 FLOW_FIELDS = ("flow_id", "origin", "dest", "origin_name", "dest_name", "origin_lat",
                "origin_lon", "dest_lat", "dest_lon", "date_start", "date_end", "dates",
                "n_stories", "n_publishers", "people_min", "people_max", "people_figures",
-               "stories", "publishers", "claims", "evidence", "sources")  # fmt: skip
+               "stories", "publishers", "claims", "evidence", "sources", "focus_country",
+               "focus_region")  # fmt: skip
 
 
 def merge_flows(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -104,11 +105,28 @@ def _flow(
         "claims": claims,
         "evidence": [e for r in reports for e in r["evidence"]],
         "sources": [
-            {k: r.get(k) for k in ("story", "title", "publisher", "url", "date", "who")}
-            | {"evidence": r["evidence"]}
-            for r in reports
+            {k: r.get(k) for k in _SOURCE_FIELDS} | {"evidence": r["evidence"]} for r in reports
         ],
+        **_focus(reports),
     }
+
+
+#: What a flow's ``sources`` entry keeps of each story's report (and its evidence).
+_SOURCE_FIELDS = ("story", "title", "publisher", "url", "date", "who", "focus_country",
+                  "focus_region")  # fmt: skip
+
+
+def _focus(reports: list[dict[str, Any]]) -> dict[str, str | None]:
+    """The focus country most of a flow's stories are about (the first story's on a tie),
+    and the region most of those stories give in it."""
+    by_story = {r["story"]: (r.get("focus_country"), r.get("focus_region")) for r in reports}
+    countries = Counter(country for country, _region in by_story.values() if country)
+    if not countries:
+        return {"focus_country": None, "focus_region": None}
+    country = countries.most_common(1)[0][0]
+    regions = Counter(region for c, region in by_story.values() if c == country and region)
+    region = regions.most_common(1)[0][0] if regions else None
+    return {"focus_country": country, "focus_region": region}
 
 
 def people_figures(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -54,8 +54,9 @@ _GAZETTEERS = {
 
 
 #: The columns a flows file must have (``people_figures`` came later and is derived from
-#: ``claims``, so a file written before it still maps).
-_NEEDED = [c for c in FLOW_FIELDS if c != "people_figures"]
+#: ``claims``, and the focus came later too, so a file written before them still maps).
+_LATER = {"people_figures", "focus_country", "focus_region"}
+_NEEDED = [c for c in FLOW_FIELDS if c not in _LATER]
 
 
 def is_flows_file(source: str | Path) -> bool:

@@ -46,6 +46,7 @@ def flow_map(merged: list[dict[str, Any]], sentences: Sentences | None = None) -
     and each flow's reports and claims in its popup."""
     import folium
 
+    from routes.render.context import add_context
     from routes.render.layers import add_basemaps
     from routes.render.markup import add_head, add_overlays, sequential_ids
     from routes.render.page import ASSETS_CSS, ASSETS_JS
@@ -63,9 +64,13 @@ def flow_map(merged: list[dict[str, Any]], sentences: Sentences | None = None) -
             f"Map of {len(merged)} flows between places that {stories} stories name, each "
             "with its reports, their publishers and the sentences it was read in.",
         )
-        add_basemaps(m)
         days = _days(merged)
         lines = {f["flow_id"]: _arc(f) for f in merged}
+        fit = _fit(lines.values())
+        named = [(f[f"{end}_name"], f[f"{end}_lat"], f[f"{end}_lon"]) for f in merged
+                 for end in ("origin", "dest")]  # fmt: skip
+        context = add_context(m, fit or [[-60.0, -170.0], [75.0, 170.0]], named)
+        add_basemaps(m, context.layer)
         groups: dict[str, Any] = {}
         states: dict[str, list[list[Any]]] = {}
         for name, key, colour, show in (
@@ -80,19 +85,20 @@ def flow_map(merged: list[dict[str, Any]], sentences: Sentences | None = None) -
                 groups |= {flow_id: group, f"line:{flow_id}": line, f"parent:{flow_id}": layer}
                 states[flow_id] = _states(f, days)
         places, labels = _places(m, merged)
+        labels += context.labels
         folium.LayerControl(collapsed=True).add_to(m)
         add_overlays(m, _legend(merged))
         add_reader(
             m,
             {
                 "labels": labels,
-                "fit": _fit(lines.values()),
+                "fit": fit,
                 "corridors": states,
                 "incidents": {},
                 "days": [day_text(day) for day in days],
                 "start": max(len(days) - 1, 0),
             },
-            {k: v for k, v in (groups | {"places": places}).items() if v is not None},
+            {k: v for k, v in (groups | {"places": places, "context": context.layer}).items()},
         )
     return m
 

@@ -56,6 +56,8 @@ class Source(_Row):
     url: _Optional = None
     date: Day | None = None
     who: _Optional = None
+    focus_country: _Optional = None  # the country the story is mainly about (ISO alpha-2)
+    focus_region: _Optional = None
 
 
 class Claim(_Row):
@@ -104,6 +106,8 @@ class Flow(_Row):
     claims: _listed(Claim)  # type: ignore[valid-type]
     evidence: _listed(Evidence)  # type: ignore[valid-type]
     sources: _listed(Source, at_least=1)  # type: ignore[valid-type]
+    focus_country: _Optional = None  # the one most of its stories are about
+    focus_region: _Optional = None
 
     @field_validator("date_start", "date_end", mode="before")
     @classmethod

@@ -187,6 +187,8 @@ class _Drafter:
                 "published": self.date,
                 "date": self.date,
                 "source": self.story_id,
+                "focus_country": x.focus_country,
+                "focus_region": _focus_region(x),
             },
             "sources": list(self.sources.values()),
             "places": places,
@@ -575,6 +577,14 @@ class _Drafter:
         for (text, reason), n in groups.items():
             times = f" ×{n}" if n > 1 else ""
             self.review.append(f"not a place: {text!r}{times}: {reason}")
+
+
+def _focus_region(x: Extraction) -> str | None:
+    """The first-level region of the story's focus country that most of its mentions of
+    places there are in (None without a focus, or when none of them has a region)."""
+    places = [t.place for t in x.toponyms]
+    regions = Counter(p.admin1 for p in places if p.country == x.focus_country and p.admin1)
+    return regions.most_common(1)[0][0] if regions else None
 
 
 def _or(best: Candidate, other: Candidate | None) -> str:

@@ -10,6 +10,7 @@ Render never routes: the corridor table and the graph carry all it draws.
 
 from __future__ import annotations
 
+from routes.render.embed import snippet
 from routes.render.markup import escape
 from routes.render.page import Inline, build_map, page, save, view
 from routes.render.png import save_png
@@ -35,5 +36,6 @@ __all__ = [
     "page",
     "save",
     "save_png",
+    "snippet",
     "view",
 ]

@@ -19,14 +19,22 @@ if TYPE_CHECKING:
     from routes.render.geometry import Roads
     from routes.scenario import Scenario, Source
 
-__all__ = ["GEONAMES", "NATURAL_EARTH", "OSM_ROADS", "cite", "credits"]
+__all__ = ["DISCLAIMER", "GEONAMES", "NATURAL_EARTH", "OSM_ROADS", "cite", "credits"]
 
 OSM_ROADS = (
     'Roads © <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> '
     "contributors (ODbL)"
 )
 GEONAMES = "GeoNames (CC BY 4.0)"
-NATURAL_EARTH = "Borders: Natural Earth"
+NATURAL_EARTH = "Context: Natural Earth"
+#: The UN's standard note on maps (ST/AI/189/Add.25/Rev.1; OCHA, UNHCR and IOM maps carry
+#: it), without "by the United Nations": this map is not the UN's.
+DISCLAIMER = (
+    "The boundaries and names shown and the designations used on this map do not imply "
+    "official endorsement or acceptance."
+)
+#: Up to this many publishers of figures are named in the line; more fold into a count.
+FIGURE_SOURCES_SHOWN = 3
 
 _LINES = re.compile(r"^lines? (\d+(?:\s*[-–]\s*\d+)?)\b", re.IGNORECASE)
 
@@ -54,10 +62,10 @@ def credits(
     scenario: Scenario,
     corridors: gpd.GeoDataFrame,
     network: Roads | None,
-    *,
-    borders: bool,
 ) -> str:
-    """The attribution line as HTML (texts escaped): story, roads, places, borders, figures."""
+    """The attribution line as HTML (texts escaped): story, roads, places, the context
+    layers, figures (beyond a few, "Figures: N sources", which opens the list) and the
+    note on boundaries."""
     story = scenario.story
     published = f"{story.published.day} {story.published:%b %Y}" if story.published else None
     parts = ["Story: " + ", ".join(escape(p) for p in (story.publisher, published) if p)]
@@ -76,17 +84,22 @@ def credits(
         if geonames_nodes:
             place_credits[GEONAMES] = None
     parts.append("Places: " + "; ".join(escape(c) for c in place_credits))
-    if borders:
-        parts.append(NATURAL_EARTH)
+    parts.append(NATURAL_EARTH)
     figure_sources = dict.fromkeys(
         scenario.source(f.source).publisher or scenario.source(f.source).title
         for figures in [c.figures for c in scenario.corridors]
         + [i.figures for i in scenario.incidents]
         for f in figures
     )
-    if figure_sources:
-        parts.append("Figures: " + "; ".join(escape(s) for s in figure_sources))
-    return " · ".join(parts)
+    named = "; ".join(escape(s) for s in figure_sources)
+    if len(figure_sources) > FIGURE_SOURCES_SHOWN:
+        parts.append(
+            f'<details class="routes-sources"><summary>Figures: {len(figure_sources)} '
+            f"sources</summary>{named}</details>"
+        )
+    elif figure_sources:
+        parts.append("Figures: " + named)
+    return " · ".join([*parts, f'<span class="routes-disclaimer">{escape(DISCLAIMER)}</span>'])
 
 
 def _place_credit(source: Source) -> str:

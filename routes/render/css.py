@@ -37,6 +37,11 @@ CSS = """
 .routes-legend .open{width:18px;border-top:3px dotted #555555}
 .routes-legend .tri{width:0;height:0;border:6px solid transparent;border-bottom:10px solid #000;
   border-top-width:0}
+.routes-legend .dot{width:10px;height:10px;border-radius:50%;background:#222;border:1px solid #fff}
+.routes-legend .dot.small{width:7px;height:7px;background:#666}
+.routes-legend .total{width:11px;height:11px;border-radius:50%;border:2px solid #3D3D3D;
+  box-sizing:border-box;margin-right:3px}
+.routes-legend .total.in{background:#3D3D3D38;border-width:1px;margin-left:5px}
 .routes-popup h4{margin:0 0 6px;font-size:14px}
 .routes-popup table{font-size:12px;border-collapse:collapse}
 .routes-popup th{text-align:left;vertical-align:top;padding:1px 8px 1px 0;white-space:nowrap;
@@ -80,7 +85,7 @@ CSS = """
   .routes-timebar input[type="range"]{width:90px}
   .routes-timebar output{min-width:0}
   .routes-label{font-size:11px}
-  .routes-label-corridor{font-size:10.5px}
+  .routes-label-corridor{font-size:10.5px;white-space:normal;width:max-content;max-width:130px}
   .routes-label-area{font-size:10.5px;white-space:normal;width:120px;text-align:center}
   .leaflet-control-attribution{font-size:9px;line-height:1.2}
 }

@@ -1,33 +1,22 @@
-"""The map's layers: basemaps, borders, roads near the corridors, corridors, areas, incidents."""
+"""The map's layers: basemaps, roads near the corridors, alternatives, areas, incidents."""
 
 from __future__ import annotations
 
 import bisect
 import datetime as dt
 import json
-from importlib.resources import files
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from routes.render.credits import cite
-from routes.render.labels import (
-    STORY_AREA_RANK,
-    Label,
-    area_label,
-    country_label,
-    story_places,
-)
+from routes.render.labels import STORY_AREA_RANK, Label, area_label, story_places
 from routes.render.markup import escape, script
 from routes.render.popups import days_text, distance_text, duration_text, figure_rows, popup
 from routes.render.style import (
     ALTERNATIVE_COLOUR,
     AREA_COLOUR,
     BASEMAPS,
-    BORDER_COLOUR,
-    COORD_PRECISION,
     NETWORK_COLOUR,
     NETWORK_NEAR_M,
-    NO_BASEMAP,
     known,
     latlon,
 )
@@ -45,7 +34,6 @@ __all__ = [
     "add_areas",
     "add_avoided",
     "add_basemaps",
-    "add_borders",
     "add_incidents",
     "add_network",
 ]
@@ -54,85 +42,36 @@ __all__ = [
 #: What the credits say when the basemap's tiles cannot be had.
 BASEMAP_OFFLINE = "basemap unavailable offline"
 
-#: Natural Earth 1:110m countries (public domain) as the pyogrio wheel ships them.
-_NATURAL_EARTH = ("pyogrio", "tests/fixtures/naturalearth_lowres/naturalearth_lowres.shp")
 
-
-def add_basemaps(m: folium.Map) -> None:
+def add_basemaps(m: folium.Map, offline: Any, *, tiles: bool = True) -> None:
+    """The tile basemaps in the layer control beside ``offline``, the base layer drawn from
+    the page's own data; ``tiles``: the first tiles are shown, else ``offline`` is (it was
+    added shown) and no tile is asked for until the reader picks a basemap."""
     import folium
     import xyzservices.providers as xyz
 
-    tiles = []
+    layers = []
     for i, (name, provider) in enumerate(BASEMAPS.items()):
         group, _, variant = provider.partition(".")  # by key: query_name flattens them all
-        tiles.append(folium.TileLayer(xyz[group][variant], name=name, show=i == 0).add_to(m))
-    blank = folium.FeatureGroup(name=NO_BASEMAP, overlay=False, show=False).add_to(m)
-    # Offline, the first tile that fails switches the map to the no-basemap view, and the
-    # credits say why the basemap is gone.
+        layer = folium.TileLayer(xyz[group][variant], name=name, show=tiles and i == 0)
+        layers.append(layer.add_to(m))
+    # Offline (the browser says so, or the first tile fails) the map switches to the base
+    # layer it carries, and the credits say why the basemap is gone.
     m.add_child(
         script(
-            "{% set map = this._parent.get_name() %}"
-            "[{% for t in this.tiles %}{{ t.get_name() }},{% endfor %}].forEach(function (layer) {"
-            " layer.once('tileerror', function () { if ({{ map }}.hasLayer(layer)) {"
-            " {{ map }}.removeLayer(layer); {{ map }}.addLayer({{ this.blank.get_name() }});"
-            " {{ map }}.attributionControl.addAttribution({{ this.offline|tojson }}); }"
-            " }); });",
-            tiles=tiles,
-            blank=blank,
-            offline=BASEMAP_OFFLINE,
+            "{% set map = this._parent.get_name() %}(function () {"
+            " const offline = {{ this.offline.get_name() }};"
+            " const fallBack = function (layer) { if ({{ map }}.hasLayer(layer)) {"
+            " {{ map }}.removeLayer(layer); {{ map }}.addLayer(offline);"
+            " {{ map }}.attributionControl.addAttribution({{ this.note|tojson }}); } };"
+            " [{% for t in this.tiles %}{{ t.get_name() }},{% endfor %}].forEach(function (layer) {"
+            " if (navigator.onLine === false) fallBack(layer);"
+            " layer.once('tileerror', function () { fallBack(layer); }); }); })();",
+            tiles=layers,
+            offline=offline,
+            note=BASEMAP_OFFLINE,
         )
     )
-
-
-def add_borders(m: folium.Map, scenario: Scenario) -> tuple[Any, list[Label]]:
-    """Muted country borders for context, from Natural Earth 1:110m where the data is
-    installed, and the countries' names as area labels; ``(None, [])`` without the data."""
-    import folium
-    import geopandas as gpd
-    from shapely.geometry import box
-
-    package, resource = _NATURAL_EARTH
-    try:
-        path = Path(str(files(package).joinpath(resource)))
-    except ModuleNotFoundError:
-        return None, []
-    if not path.is_file():
-        return None, []
-    west, south, east, north = scenario.bounds()
-    area = box(west - 5, south - 5, east + 5, north + 5)
-    countries = gpd.read_file(path, bbox=area.bounds)
-    borders = countries.boundary.intersection(area).set_precision(10**-COORD_PRECISION)
-    data = {
-        "type": "FeatureCollection",
-        "features": [
-            {
-                "type": "Feature",
-                "properties": {"name": escape(name)},
-                "geometry": geom.__geo_interface__,
-            }
-            for name, geom in zip(countries["name"], borders, strict=True)
-            if not geom.is_empty
-        ],
-    }
-    layer = folium.GeoJson(
-        data,
-        name="Country borders (Natural Earth 1:110m, approximate)",
-        interactive=False,
-        style_function=lambda _f: {
-            "color": BORDER_COLOUR,
-            "weight": 1.5,
-            "opacity": 0.8,
-            "dashArray": "9 4 2 4",
-            "fill": False,
-        },
-    ).add_to(m)
-    near = box(west - 0.2, south - 0.2, east + 0.2, north + 0.2)
-    labels = [
-        country_label(name, shape, (west, south, east, north))
-        for name, shape in zip(countries["name"], countries.geometry, strict=True)
-        if shape.intersects(near)
-    ]
-    return layer, [label for label in labels if label["at"]]
 
 
 def add_network(m: folium.Map, G: Roads, corridors: gpd.GeoDataFrame) -> None:

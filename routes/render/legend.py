@@ -36,6 +36,8 @@ def legend_html(
     days: list[dt.date],
     *,
     avoided: bool = False,
+    totals: bool = False,
+    disputed: bool = False,
 ) -> str:
     """The key, compact and collapsible: each corridor with its colour, the figure its line
     gives on the day shown (the page changes it with the time bar) and, apart, the figure
@@ -74,7 +76,7 @@ def legend_html(
         if len(looks) > 1 or any(dash for dash, _o in looks)  # a dotted line is explained
         else []
     )
-    symbols = []
+    symbols = _place_symbols(scenario, totals=totals, disputed=disputed)
     if scenario.areas:
         symbols.append('<li><i class="area"></i>Outlined area</li>')
     if avoided:
@@ -99,6 +101,28 @@ def legend_html(
         + (f'<ul class="row">{"".join(symbols)}</ul>' if symbols else "")
         + f"<p>{width}{escape(drawn)}</p></details>"
     )
+
+
+def _place_symbols(scenario: Scenario, *, totals: bool, disputed: bool) -> list[str]:
+    """The key's entries for what is drawn at places: the smaller dots of stops and other
+    places (named in their popups and as the reader zooms in), the day's totals of people
+    who left and arrived, and disputed boundaries."""
+    roles = {p.role for p in scenario.places}
+    items = []
+    if roles & {"waypoint", "border_crossing", "camp", "city", "area", "neighbourhood"}:
+        items.append(
+            '<li title="Named in its popup, and on the map when you zoom in">'
+            '<i class="dot small"></i>Other place</li>'
+        )
+    if totals:
+        items.append(
+            '<li title="People who had left and who had arrived, by the day shown">'
+            '<i class="total"></i>left<i class="total in"></i>arrived</li>'
+        )
+    if disputed:
+        items.append('<li><i class="line" style="border-top:1.5px dashed #9E9AA8"></i>'
+                     "Disputed boundary</li>")  # fmt: skip
+    return items
 
 
 def summary_html(scenario: Scenario, corridors: gpd.GeoDataFrame) -> str:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from routes._io import write_atomically
+from routes.render.context import add_context
 from routes.render.credits import credits
+from routes.render.embed import add_embed
 from routes.render.flows import add_corridors
 from routes.render.labels import place_labels, story_places
 from routes.render.layers import (
@@ -22,7 +25,6 @@ from routes.render.layers import (
     add_areas,
     add_avoided,
     add_basemaps,
-    add_borders,
     add_incidents,
     add_network,
 )
@@ -39,6 +41,7 @@ from routes.render.places import add_places
 from routes.render.reader import add_reader
 from routes.render.style import rounded
 from routes.render.timeline import day_text, story_days
+from routes.render.totals import add_totals
 from routes.text import for_display
 
 if TYPE_CHECKING:
@@ -76,11 +79,13 @@ def build_map(
     network: Roads | None = None,
     avoided: gpd.GeoDataFrame | None = None,
     animate: bool = True,
+    embed: bool = False,
 ) -> folium.Map:
     """The story's map: places by role, corridors as directed flows, incidents, areas,
     the roads used near the corridors, a time control, and map controls that yield.
 
-    ``avoided`` are the areas routes were kept out of.
+    ``avoided`` are the areas routes were kept out of; ``embed`` makes the page for an
+    article's ``<iframe>`` (:mod:`routes.render.embed`).
     """
     import folium
 
@@ -90,11 +95,11 @@ def build_map(
         m = folium.Map(tiles=None, control_scale=True, zoom_snap=0.25)
         m.default_js, m.default_css = ASSETS_JS, ASSETS_CSS
         add_head(m, *_head(scenario))
-        add_basemaps(m)
-        borders, country_labels = add_borders(m, scenario)
+        drawn = drawn_lines(scenario, corridors)  # legend and summary read `corridors`
+        view = _view(scenario, drawn)
+        context = _add_base(m, scenario, view, embed=embed)
         if network is not None:
             add_network(m, network, corridors)
-        drawn = drawn_lines(scenario, corridors)  # legend and summary read `corridors`
         areas, area_labels, inside = add_areas(m, scenario)
         avoid_layer, avoid_labels = add_avoided(m, avoided)
         if alternatives is not None and len(alternatives):
@@ -103,31 +108,40 @@ def build_map(
         flows = add_corridors(m, scenario, drawn, animate=animate, days=days)
         open_layer, open_labels, open_ends = add_open_movements(m, scenario)
         search_index, place_groups = add_places(m, scenario)
+        totals = add_totals(m, scenario, days)
         incident_groups, incident_days = add_incidents(m, scenario, days)
-        _add_controls(m, search_index)
+        _add_controls(m, search_index, embed=scenario.story.id if embed else None)
         add_overlays(
             m,
             title_html(scenario),
-            legend_html(scenario, corridors, days, avoided=avoid_layer is not None),
+            legend_html(
+                scenario,
+                corridors,
+                days,
+                avoided=avoid_layer is not None,
+                totals=totals is not None,
+                disputed=context.disputed,
+            ),
             summary_html(scenario, corridors),
         )
         m.add_child(
             script(  # every text in it was escaped: addAttribution writes HTML
                 "{{ this._parent.get_name() }}.attributionControl"
                 ".addAttribution({{ this.text|tojson }});",
-                text=credits(scenario, corridors, network, borders=borders is not None),
+                text=credits(scenario, corridors, network),
             )
         )
         labels = place_labels(scenario, inside) + flows.labels + area_labels + avoid_labels
-        labels += country_labels + open_labels
+        labels += context.labels + open_labels
         for label in labels:  # names from the story: never bidi controls on the reader's screen
             label["text"] = for_display(label["text"])
             if "prefix" in label:
                 label["prefix"] = for_display(label["prefix"])
-        view = _view(scenario, drawn, open_ends)
+        view = _view(scenario, drawn, open_ends)  # the open movements' arrows in view too
         m.fit_bounds(view)
         groups = {**flows.groups, **place_groups, **incident_groups}
-        groups |= {"areas": areas, "borders": borders, "avoided": avoid_layer, "open": open_layer}
+        groups |= {"areas": areas, "context": context.layer, "avoided": avoid_layer}
+        groups |= {"open": open_layer}
         add_reader(
             m,
             {
@@ -157,15 +171,28 @@ def _head(scenario: Scenario) -> tuple[str, str]:
     return title, description[:400]
 
 
-def _add_controls(m: folium.Map, search_index: folium.GeoJson) -> None:
-    """Controls that yield to the map: collapsed and compact."""
+def _add_base(m: folium.Map, scenario: Scenario, view: list[list[float]], *, embed: bool) -> Any:
+    """The map's own Natural Earth base layer (shown first in an embed) and the tile
+    basemaps beside it; returns the :class:`~routes.render.context.Context`."""
+    named = [(n, p.lat, p.lon) for p in scenario.places for n in [p.name, *p.aliases]]
+    context = add_context(m, view, named, show=embed)
+    add_basemaps(m, context.layer, tiles=not embed)
+    return context
+
+
+def _add_controls(m: folium.Map, search_index: folium.GeoJson, *, embed: str | None) -> None:
+    """Controls that yield to the map: collapsed and compact; in an embed (``embed``: the
+    story's id), no full-screen control and the frame's behaviour (:func:`add_embed`)."""
     import folium
     from folium import plugins
 
     folium.LayerControl(collapsed=True).add_to(m)
-    plugins.Fullscreen(
-        position="topleft", title="Full screen", title_cancel="Exit full screen"
-    ).add_to(m)
+    if embed is not None:
+        add_embed(m, embed)
+    else:
+        plugins.Fullscreen(
+            position="topleft", title="Full screen", title_cancel="Exit full screen"
+        ).add_to(m)
     plugins.MeasureControl(
         position="topleft",
         primary_length_unit="kilometers",
@@ -182,7 +209,7 @@ def _add_controls(m: folium.Map, search_index: folium.GeoJson) -> None:
 
 
 def _view(
-    scenario: Scenario, drawn: gpd.GeoDataFrame, ends: list[tuple[float, float]]
+    scenario: Scenario, drawn: gpd.GeoDataFrame, ends: Sequence[tuple[float, float]] = ()
 ) -> list[list[float]]:
     """The default view: the story's places, every drawn corridor and the ends of the open
     movements' arrows (``ends``, as (lon, lat)), as [[S, W], [N, E]]."""

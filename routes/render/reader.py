@@ -108,7 +108,7 @@ function routesReader(map, data, groups) {
   }
   function placeSpots(s, w, h) {
     const r = (s.r || 0) + 3;
-    if (s.kind !== 'place') {
+    if (s.kind !== 'place' && s.kind !== 'town') {
       return [[-w / 2, -h / 2], [-w / 2, -h - 8], [-w / 2, 8], [10, -h / 2], [-w - 10, -h / 2],
               [10, 8], [10, -h - 8], [-w - 10, 8], [-w - 10, -h - 8],
               [-w / 2, 24], [-w / 2, -h - 24], [10, 24], [-w - 10, 24], [10, -h - 24],
@@ -135,13 +135,20 @@ function routesReader(map, data, groups) {
       return {x: m.a * p.x + m.c * p.y + m.e - c.left, y: m.b * p.x + m.d * p.y + m.f - c.top};
     });
   }
-  const ALONG = [0.72, 0.66, 0.78, 0.6, 0.84, 0.56, 0.9, 0.63, 0.69, 0.75, 0.81, 0.87];
+  const ALONG = [0.72, 0.66, 0.78, 0.6, 0.84, 0.56, 0.9, 0.63, 0.69, 0.75, 0.81, 0.87,
+                 0.53, 0.58, 0.93, 0.96];
   // Boxes for a label of size w x h: [box, the point a leader line joins, or null].
   function candidates(s, w, h) {
-    if (s.kind === 'corridor') {  // on the line: the point stays inside the box
-      return along(groups['line:' + s.id], ALONG).flatMap(p =>
-        [[0.5, 0.5], [0.25, 0.5], [0.75, 0.5], [0.5, 0.25], [0.5, 0.75], [0.12, 0.5], [0.88, 0.5]]
-          .map(([fx, fy]) => [{x: p.x - w * fx, y: p.y - h * fy, w, h}, null]));
+    if (s.kind === 'corridor') {  // on the line, the point inside the box, nearer its end
+      const line = groups['line:' + s.id], [start, end] = along(line, [0, 1]);
+      const gap = (b, p) => Math.hypot(b.x + b.w / 2 - p.x, b.y + b.h / 2 - p.y);
+      return along(line, ALONG).flatMap(p =>
+        [[0.5, 0.5], [0.25, 0.5], [0.75, 0.5], [0.5, 0.25], [0.5, 0.75], [0.12, 0.5], [0.88, 0.5],
+         [0.12, 0.15], [0.88, 0.15], [0.12, 0.85], [0.88, 0.85], [0.5, 0.1], [0.5, 0.9],
+         [0.97, 0.8], [0.03, 0.2], [0.97, 0.2], [0.03, 0.8]]  // corners: beside the line
+          .map(([fx, fy]) => [{x: p.x - w * fx, y: p.y - h * fy, w, h}, null]))
+        .map(c => [c, !start || gap(c[0], end) < gap(c[0], start) ? 0 : 1])
+        .sort((a, b) => a[1] - b[1]).map(([c]) => c);  // nearer its end first
     }
     if (s.box) {
       const a = map.latLngToContainerPoint(s.box[0]), b = map.latLngToContainerPoint(s.box[1]);
@@ -170,21 +177,43 @@ function routesReader(map, data, groups) {
     }
     return s.at.flatMap(at => {
       const p = map.latLngToContainerPoint(at);
-      return placeSpots(s, w, h).map(([dx, dy]) => [{x: p.x + dx, y: p.y + dy, w, h}, null]);
+      const near = placeSpots(s, w, h).map(([dx, dy]) => [{x: p.x + dx, y: p.y + dy, w, h}, null]);
+      if (s.kind !== 'place') return near;
+      // further out, led to the marker by a line: a name no line crosses beats a near one
+      const r = s.r || 0, dot = {x: p.x - r, y: p.y - r, w: 2 * r, h: 2 * r};
+      const far = [];
+      for (const d of [18, 32, 50]) {
+        for (const [ux, uy] of [[1, 0], [-1, 0], [0, -1], [0, 1], [1, -1], [1, 1], [-1, -1],
+                                [-1, 1]]) {
+          const x = ux > 0 ? p.x + r + d : ux < 0 ? p.x - r - d - w : p.x - w / 2;
+          const y = uy > 0 ? p.y + r + d : uy < 0 ? p.y - r - d - h : p.y - h / 2;
+          far.push([{x, y, w, h}, dot]);
+        }
+      }
+      return near.concat(far);
     });
   }
   const hit = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
   // The corridor lines on screen, as points, each with the room its stroke and offset take.
   function corridorLines() {
-    return Object.keys(data.corridors || {}).map(id => groups['line:' + id])
-      .filter(l => l && map.hasLayer(l)).map(l => ({
-        pad: Math.abs(l.options.offset || 0) + (l.options.weight || 3) / 2 + 2,
+    return Object.keys(data.corridors || {}).map(id => [id, groups['line:' + id]])
+      .filter(([_id, l]) => l && map.hasLayer(l)).map(([id, l]) => ({
+        id, pad: Math.abs(l.options.offset || 0) + (l.options.weight || 3) / 2 + 2,
         pts: l.getLatLngs().map(p => map.latLngToContainerPoint(p)),
       }));
   }
-  const crosses = (line, b) => line.pts.some((p, i) => i > 0 && L.LineUtil.clipSegment(
-    line.pts[i - 1], p, L.bounds([b.x - line.pad, b.y - line.pad],
-                                 [b.x + b.w + line.pad, b.y + b.h + line.pad])));
+  // Whether a line passes through a label's box; for a corridor's label (``own``: its
+  // line), a line that only runs along its own line there (a shared course) does not.
+  const alongside = (q, own, d) => own.pts.some((o, i) => i > 0
+    && L.LineUtil.pointToSegmentDistance(q, own.pts[i - 1], o) <= d);
+  const crosses = (line, b, own) => line.pts.some((p, i) => {
+    if (i === 0) return false;
+    const inside = L.LineUtil.clipSegment(line.pts[i - 1], p, L.bounds(
+      [b.x - line.pad, b.y - line.pad], [b.x + b.w + line.pad, b.y + b.h + line.pad]));
+    if (!inside || !own) return !!inside;
+    const [a, z] = inside, mid = a.add(z).divideBy(2);
+    return ![a, mid, z].every(q => alongside(q, own, own.pad + line.pad + 6));
+  });
   // Every marker on the map (places, incidents, arrowheads): no label covers one.
   function markers() {
     return [...container.querySelectorAll('.leaflet-routes-places-pane path, ' +
@@ -205,6 +234,14 @@ function routesReader(map, data, groups) {
     line.setAttribute('class', 'routes-leader');
     leaders.appendChild(line);
   }
+  // A label wrapped on a narrow screen, as wide as its longest line rather than its box.
+  function fitWidth(el) {
+    el.style.width = '';
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const lines = [...range.getClientRects()];
+    if (lines.length > 1) el.style.width = Math.ceil(Math.max(...lines.map(r => r.width))) + 'px';
+  }
   function place() {
     const size = map.getSize(), taken = controls(), lines = corridorLines(), dots = markers();
     leaders.replaceChildren();
@@ -212,15 +249,18 @@ function routesReader(map, data, groups) {
       l.el.style.display = 'none';
       if (!shown(l.s)) continue;
       l.el.style.display = '';
+      if (l.s.kind === 'corridor') fitWidth(l.el);
       const w = l.el.offsetWidth, h = l.el.offsetHeight;
       const free = b => b.x >= 2 && b.y >= 2 && b.x + w <= size.x - 2 && b.y + h <= size.y - 2
         && !taken.some(t => hit(t, b)) && !dots.some(d => hit(d, b));
       const boxes = candidates(l.s, w, h).filter(([b]) => free(b));
-      // a name clear of the corridor lines where there is room, else beside them (a
-      // corridor's own label sits on its line); a leader line only when nothing touches
-      const clear = ([b]) => !lines.some(line => crosses(line, b));
-      const best = (l.s.kind === 'corridor' ? null
-        : boxes.find(c => !c[1] && clear(c)) || boxes.find(clear)) || boxes[0];
+      // a name clear of the corridor lines (a corridor's own label sits on its own line,
+      // clear of the others); a leader line only when nothing near is clear. A place's
+      // name crosses a line only when no spot is clear; the context's names never do.
+      const own = l.s.kind === 'corridor' ? lines.find(line => line.id === l.s.id) : null;
+      const clear = ([b]) => !lines.some(line => line.id !== l.s.id && crosses(line, b, own));
+      const best = boxes.find(c => !c[1] && clear(c)) || boxes.find(clear)
+        || (l.s.clear ? null : boxes[0]);
       if (!best) { l.el.style.display = 'none'; continue; }
       const [b, joined] = best;
       taken.push({x: b.x - 2, y: b.y - 2, w: b.w + 4, h: b.h + 4});
@@ -304,6 +344,7 @@ function routesReader(map, data, groups) {
       bar.next.disabled = step === days.length - 1;
     }
     liven(container.querySelector('.leaflet-popup'));
+    map.fire('routes:day', {step});
     place();
   }
   let bar = null, playing = null;

@@ -19,7 +19,6 @@ __all__ = [
     "MIN_WIDTH",
     "NETWORK_COLOUR",
     "NETWORK_NEAR_M",
-    "NO_BASEMAP",
     "OKABE_ITO",
     "OTHER_STATUS_STYLE",
     "PLACES_PANE",
@@ -118,7 +117,6 @@ BASEMAPS = {
     "Light (Esri World Gray Canvas)": "Esri.WorldGrayCanvas",
     "Humanitarian (OSM France HOT)": "OpenStreetMap.HOT",
 }
-NO_BASEMAP = "No basemap (borders and roads from the data)"
 
 
 def network_source(corridors: gpd.GeoDataFrame) -> str:
