@@ -127,6 +127,7 @@ _COLLECT = """async () => {
   const map = Object.values(window).find(v => v instanceof L.Map);
   const texts = [];
   const code = n => n.parentElement.closest('script,style');
+  document.body.normalize();  // the parser splits a text over 65,536 characters into nodes
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {
     acceptNode: n => code(n) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
   while (walker.nextNode()) texts.push(walker.currentNode.nodeValue);

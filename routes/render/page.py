@@ -19,7 +19,7 @@ from routes.render.context import add_context
 from routes.render.credits import credits
 from routes.render.embed import add_embed
 from routes.render.flows import add_corridors
-from routes.render.labels import place_labels, story_places
+from routes.render.labels import Label, place_labels, story_places
 from routes.render.layers import (
     add_alternatives,
     add_areas,
@@ -124,19 +124,11 @@ def build_map(
             ),
             summary_html(scenario, corridors),
         )
-        m.add_child(
-            script(  # every text in it was escaped: addAttribution writes HTML
-                "{{ this._parent.get_name() }}.attributionControl"
-                ".addAttribution({{ this.text|tojson }});",
-                text=credits(scenario, corridors, network),
-            )
+        _add_credits(m, credits(scenario, corridors, network))
+        labels = _displayed(
+            place_labels(scenario, inside) + flows.labels + area_labels + avoid_labels,
+            context.labels + open_labels,
         )
-        labels = place_labels(scenario, inside) + flows.labels + area_labels + avoid_labels
-        labels += context.labels + open_labels
-        for label in labels:  # names from the story: never bidi controls on the reader's screen
-            label["text"] = for_display(label["text"])
-            if "prefix" in label:
-                label["prefix"] = for_display(label["prefix"])
         view = _view(scenario, drawn, open_ends)  # the open movements' arrows in view too
         m.fit_bounds(view)
         groups = {**flows.groups, **place_groups, **incident_groups}
@@ -154,6 +146,26 @@ def build_map(
             {key: layer for key, layer in groups.items() if layer is not None},
         )
     return m
+
+
+def _add_credits(m: folium.Map, text: str) -> None:
+    m.add_child(
+        script(  # every text in it was escaped: addAttribution writes HTML
+            "{{ this._parent.get_name() }}.attributionControl"
+            ".addAttribution({{ this.text|tojson }});",
+            text=text,
+        )
+    )
+
+
+def _displayed(*groups: list[Label]) -> list[Label]:
+    """The labels, their names from the story never carrying bidi controls to the screen."""
+    labels = [label for group in groups for label in group]
+    for label in labels:
+        label["text"] = for_display(label["text"])
+        if "prefix" in label:
+            label["prefix"] = for_display(label["prefix"])
+    return labels
 
 
 def _head(scenario: Scenario) -> tuple[str, str]:
