@@ -36,6 +36,7 @@ from routes.render.markup import (
 )
 from routes.render.places import add_places
 from routes.render.reader import add_reader
+from routes.render.roads import add_roads
 from routes.render.style import rounded
 from routes.render.timeline import day_text, story_days
 from routes.text import for_display
@@ -91,9 +92,12 @@ def build_map(
         add_head(m, *_head(scenario))
         add_basemaps(m)
         borders, country_labels = add_borders(m, scenario)
-        if network is not None:
-            add_network(m, network, corridors)
         drawn = drawn_lines(scenario, corridors)  # legend and summary read `corridors`
+        view = _view(scenario, drawn)
+        if network is not None and network.graph.get("network_source") == "proxy":
+            add_network(m, network, corridors)
+        elif network is not None:
+            add_roads(m, network, corridors, view)
         areas, area_labels, inside = add_areas(m, scenario)
         avoid_layer, avoid_labels = add_avoided(m, avoided)
         if alternatives is not None and len(alternatives):
@@ -122,7 +126,6 @@ def build_map(
             label["text"] = for_display(label["text"])
             if "prefix" in label:
                 label["prefix"] = for_display(label["prefix"])
-        view = _view(scenario, drawn)
         m.fit_bounds(view)
         groups = {**flows.groups, **place_groups, **incident_groups}
         groups |= {"areas": areas, "borders": borders, "avoided": avoid_layer}
