@@ -135,7 +135,13 @@ def choose(
         return from_osm_file(osm)
     extract = stored_extract(scenario)
     if extract is not None:
-        return load_extract(extract)
+        stored = load_extract(extract)
+        if _covers(stored, scenario):
+            return stored
+        log.warning(
+            "the roads stored for %s (%s) do not reach every stop of its corridors; "
+            "not routing on them", scenario.story.id, extract.name,
+        )  # fmt: skip
     if offline:
         if network == "osm":
             raise NetworkError(
@@ -415,6 +421,17 @@ def stored_extract(scenario: Scenario) -> Path | None:
         if path.is_file():
             return path
     return None
+
+
+def _covers(roads: RoadNetwork, scenario: Scenario) -> bool:
+    """Whether every stop of the scenario's corridors lies within the extent of ``roads``'
+    nodes (a scenario copied under the same id may have moved its places elsewhere)."""
+    x, y = roads.router.x, roads.router.y
+    if not len(x):
+        return False
+    west, east, south, north = float(x.min()), float(x.max()), float(y.min()), float(y.max())
+    stops = [scenario.place(stop) for corridor in scenario.corridors for stop in corridor.stops]
+    return all(west <= p.lon <= east and south <= p.lat <= north for p in stops)
 
 
 def load_extract(path: str | Path) -> RoadNetwork:
