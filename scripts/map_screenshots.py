@@ -44,9 +44,11 @@ def main() -> None:
                 tab = context.new_page()
                 tab.route(
                     "**/*",
-                    lambda route: route.continue_()
-                    if route.request.url.startswith(("file:", "data:"))
-                    else route.abort(),
+                    lambda route: (
+                        route.continue_()
+                        if route.request.url.startswith(("file:", "data:"))
+                        else route.abort()
+                    ),
                 )
                 tab.goto(page.path.resolve().as_uri())
                 tab.wait_for_function("() => !!window.routesMap")
