@@ -57,7 +57,11 @@ TABLES = {"claims": ("gpkg", "geojson"), "story": ("gpkg", "geojson"), "flows": 
 
 #: Edge attributes kept in the network layer.
 NETWORK_COLUMNS = ["u", "v", "key", "highway", "name", "ref", "length", "speed_kph",
-                   "travel_time", "network_source", "geometry"]  # fmt: skip
+                   "travel_time", "network_source", "osm_date", "geometry"]  # fmt: skip
+
+#: The network layer holds the edges within this distance of a routed corridor, metres: the
+#: roads used and those around them (a region's every road would be tens of megabytes).
+NETWORK_NEAR_M = 250.0
 
 
 def layers(
@@ -91,14 +95,18 @@ def layers(
         geometry="geometry",
         crs="EPSG:4326",
     )
-    attributes = [c for c in NETWORK_COLUMNS if c not in {"u", "v", "key", "network_source"}]
-    edges = G.edges(attributes[:-1]).reset_index(drop=True)  # all but the geometry
+    attributes = [c for c in NETWORK_COLUMNS
+                  if c not in {"u", "v", "key", "network_source", "osm_date"}]  # fmt: skip
+    edges = _near_routes(G, routed, attributes[:-1]).reset_index(drop=True)  # but the geometry
     edges["network_source"] = G.graph["network_source"]
+    edges["osm_date"] = G.graph.get("osm_date") or ""
     network = edges[NETWORK_COLUMNS].copy()
     for column in ("highway", "name", "ref"):  # osmnx keeps lists where it merged ways
         network[column] = network[column].map(_flatten)
     from routes import claims
 
+    routed = routed.copy()
+    routed.attrs["description"] = network.attrs["description"] = _about(scenario, G)
     return {
         "places": places,
         "corridors": routed,
@@ -120,6 +128,36 @@ def _story(scenario: Scenario) -> Any:
            story.date.isoformat() if story.date else "",
            story.focus_country or "", story.focus_region or ""]  # fmt: skip
     return pd.DataFrame([row], columns=STORY_COLUMNS)
+def _near_routes(G: RoadNetwork, routed: gpd.GeoDataFrame, columns: list[str]) -> gpd.GeoDataFrame:
+    """The edges of ``G`` (``columns`` and geometry) within :data:`NETWORK_NEAR_M` of a
+    routed corridor, in the graph's order; only the edges near them are read."""
+    import geopandas as gpd
+    import shapely
+
+    lines = routed.geometry[routed.geometry.notna() & ~routed.geometry.is_empty]
+    if lines.empty:
+        return G.edges(columns, within=(0.0, 0.0, 0.0, 0.0)).iloc[:0]
+    metres = lines.estimate_utm_crs()
+    reach = lines.to_crs(metres).buffer(NETWORK_NEAR_M).union_all()
+    box = gpd.GeoSeries([reach], crs=metres).to_crs("EPSG:4326").total_bounds
+    edges = G.edges(columns, within=(float(box[0]), float(box[1]), float(box[2]), float(box[3])))
+    shapely.prepare(reach)  # tested against every edge in the box: prepared, first
+    return edges[shapely.intersects(reach, edges.to_crs(metres).geometry.to_numpy())]
+
+
+def _about(scenario: Scenario, G: RoadNetwork) -> str:
+    """What the roads of the corridors and network layers are: their date against the
+    story's, their licence and how routes and times were made (a layer's description)."""
+    from routes.columns import roads_note
+
+    if G.graph.get("network_source") != "osm":
+        return str(G.graph.get("source") or "proxy network")
+    model = G.graph.get("travel_time_model")
+    return (
+        f"{roads_note(str(G.graph.get('osm_date') or ''), scenario.story.date)}. Roads "
+        "© OpenStreetMap contributors, ODbL 1.0. Routes are the quickest through the "
+        "documented stops, not tracked paths" + (f"; times: {model}." if model else ".")
+    )
 
 
 def _avoided(areas: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
@@ -160,7 +198,9 @@ def write(
         try:
             with atomic_path(path, verify=_holds(path, layers)) as tmp:
                 for name, gdf in layers.items():
-                    pyogrio.write_dataframe(gdf, tmp, layer=name, driver="GPKG")
+                    pyogrio.write_dataframe(
+                        gdf, tmp, layer=name, driver="GPKG", layer_options=_described(gdf)
+                    )
         finally:
             pyogrio.set_gdal_config_options({"OGR_CURRENT_DATE": before})
         return [path]
@@ -169,17 +209,24 @@ def write(
     for name, gdf in layers.items():
         path = inside(folder, f"{stem}-{name}{suffix}")
         with atomic_path(path, verify=_holds(path, {name: gdf})) as tmp:
-            pyogrio.write_dataframe(gdf, tmp, layer=name, driver=driver, **_TEXT_AS_TEXT[fmt])
+            options = {**_TEXT_AS_TEXT[fmt], **_described(gdf)}
+            pyogrio.write_dataframe(gdf, tmp, layer=name, driver=driver, layer_options=options)
         paths.append(path)
     return paths
 
 
 #: GDAL's GeoJSON driver writes text that looks like a JSON list or object (a name
 #: ``["a", "b"]``) as that list; text from a story or a file stays text.
-_TEXT_AS_TEXT: dict[str, dict[str, Any]] = {
-    "geojson": {"layer_options": {"AUTODETECT_JSON_STRINGS": "NO"}},
+_TEXT_AS_TEXT: dict[str, dict[str, str]] = {
+    "geojson": {"AUTODETECT_JSON_STRINGS": "NO"},
     "kml": {},
 }
+
+
+def _described(layer: gpd.GeoDataFrame) -> dict[str, str]:
+    """The layer's description as GDAL's DESCRIPTION option (GeoPackage, GeoJSON, KML)."""
+    description = layer.attrs.get("description")
+    return {"DESCRIPTION": for_display(description)} if description else {}
 
 
 def _holds(target: Path, layers: dict[str, gpd.GeoDataFrame]) -> Callable[[Path], None]:

@@ -139,7 +139,7 @@ def test_1_a_full_disk_leaves_the_old_export(fmt: str, tiny_disk: Path, runner: 
     """Room for the small layers only, then about the size of the largest: GDAL either says
     it could not write, or (its KML and GeoJSON drivers, at the last flush) says nothing and
     leaves a cut file, which must never replace the old one."""
-    args = ["export", "--offline", "-f", fmt, "-o", str(tiny_disk)]
+    args = ["export", "--offline", "--network", "proxy", "-f", fmt, "-o", str(tiny_disk)]
     assert runner.invoke(app, args).exit_code == 0
     before = {p.name: p.read_bytes() for p in tiny_disk.iterdir()}
     largest = max(map(len, before.values()))

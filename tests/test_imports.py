@@ -1,8 +1,8 @@
-"""Heavy libraries only where a command needs them: the offline proxy path (the Aleppo
-scenario's ``routes corridors --offline`` and ``routes map --offline``) never imports
-osmnx or scikit-learn (osmnx pulls in scikit-learn, matplotlib and more: seconds); no
-run on a proxy network or an OSM file imports networkx: the network is arrays from end
-to end (issue 15), routed, drawn and exported from its columns."""
+"""Heavy libraries only where a command needs them: the Aleppo scenario's ``routes corridors
+--offline`` and ``routes map --offline`` (on its stored OpenStreetMap file, or on the proxy
+network) never import osmnx or scikit-learn (osmnx pulls in scikit-learn, matplotlib and
+more: seconds); no run on a proxy network or an OSM file imports networkx: the network is
+arrays from end to end (issue 15), routed, drawn and exported from its columns."""
 
 from __future__ import annotations
 
@@ -43,8 +43,9 @@ def _loaded(args: list[str], cwd: Path, **env_vars: str) -> list[str]:
     return loaded
 
 
-def test_proxy_routing_imports_neither_osmnx_nor_sklearn(tmp_path: Path) -> None:
-    assert _loaded(["corridors", "--offline"], tmp_path) == []
+@pytest.mark.parametrize("network", ["auto", "proxy"])
+def test_aleppo_routing_imports_neither_osmnx_nor_sklearn(network: str, tmp_path: Path) -> None:
+    assert _loaded(["corridors", "--offline", "--network", network], tmp_path) == []
 
 
 def test_map_page_imports_neither_osmnx_nor_sklearn(tmp_path: Path) -> None:

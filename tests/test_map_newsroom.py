@@ -1,13 +1,13 @@
 """A map a newsroom would publish (issue 28), as a reader gets it with the network cut.
 
-At a desktop (1280x800) and a phone (390x844) viewport, on the Aleppo map (proxy
-network), a Helsinki map on OpenStreetMap roads and a corpus map, each written as
-``routes map`` and ``routes corpus`` write them by default: the page carries its scripts
-and stylesheets and asks for nothing but map tiles, which are refused here. On Aleppo:
-the proxy mesh starts hidden, the pocket's label is inside, touching or led to it by a
-line, each corridor's label sits on its own line in the half nearer its destination, no
-label covers a marker or another, the time bar steps one day a click through all eight
-days, and on each day the key's figure for a corridor is its line's.
+At a desktop (1280x800) and a phone (390x844) viewport, on the Aleppo map (on the
+OpenStreetMap roads stored for it), a Helsinki map on OpenStreetMap roads and a corpus map,
+each written as ``routes map`` and ``routes corpus`` write them by default: the page
+carries its scripts and stylesheets and asks for nothing but map tiles, which are refused
+here. On Aleppo: the roads are drawn under the corridors, the pocket's label is inside,
+touching or led to it by a line, each corridor's label sits on its own line in the half
+nearer its destination, no label covers a marker or another, the time bar steps one day a
+click through all eight days, and on each day the key's figure for a corridor is its line's.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def pages(
     from routes.corpus import run_corpus
 
     tmp = tmp_path_factory.mktemp("newsroom")
-    aleppo = render_map(tmp / "aleppo.html", "--network", "proxy")
+    aleppo = render_map(tmp / "aleppo.html", "--offline")
     osm = render_map(
         tmp / "osm.html", "--scenario", str(helsinki_scenario), "--osm", str(helsinki_osm)
     )
@@ -162,12 +162,15 @@ def _aleppo(view: Any) -> Any:
 
 
 @_only("aleppo")
-def test_the_proxy_mesh_starts_hidden(view: Any) -> None:
+def test_the_roads_are_drawn_under_the_corridors(view: Any) -> None:
+    """The roads the corridors were routed on, named by their date, shown from the start."""
     opened = _aleppo(view)
     page = opened.page
-    assert page.locator(f"path[stroke='{NETWORK_COLOUR}']").count() == 0
-    label = page.locator(".leaflet-control-layers-overlays label", has_text="Proxy network links")
-    assert label.count() == 1 and not label.locator("input").is_checked()
+    assert page.locator(f"path[stroke='{NETWORK_COLOUR}']").count() > 0
+    label = page.locator(
+        ".leaflet-control-layers-overlays label", has_text="Roads (OpenStreetMap, August 2021)"
+    )
+    assert label.count() == 1 and label.locator("input").is_checked()
 
 
 @_only("aleppo")

@@ -94,10 +94,20 @@ def test_a_broken_or_planted_record_is_never_trusted(tmp_path: Path) -> None:
     assert replayed.unchanged and replayed.warnings == ["[2Jgone"]  # no terminal controls
 
 
+def _without_roads(tmp_path: Path) -> Path:
+    """The Aleppo scenario as a story no roads are stored for: it routes on the proxy
+    network, and the run warns so."""
+    raw = yaml.safe_load(datasets.get_path("aleppo-2016-12").read_text(encoding="utf-8"))
+    raw["story"]["id"] = "aleppo-without-roads"
+    path = tmp_path / "aleppo-without-roads.yaml"
+    path.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
+    return path
+
+
 def test_the_cli_says_the_same_either_way(tmp_path: Path, runner: CliRunner) -> None:
     """Warnings (logged and returned) are said again; stdout names the page; exit 0."""
-    out = tmp_path / "m.html"
-    first, again = _map(runner, out), _map(runner, out)
+    out, scenario = tmp_path / "m.html", str(_without_roads(tmp_path))
+    first, again = _map(runner, out, "-s", scenario), _map(runner, out, "-s", scenario)
     assert first == again
     assert first[0] == 0 and "proxy network" in first[1]
 
@@ -106,7 +116,8 @@ def test_a_first_runs_index_build_is_not_said_again(tmp_path: Path) -> None:
     """A fresh cache's first map builds the GeoNames index and says so; the second, up to
     date, says again what was said about the page, not about that build (issue 30)."""
     env = {**os.environ, "ROUTES_CACHE_DIR": str(tmp_path / "cache")}
-    args = [sys.executable, "-m", "routes", "map", "--offline", "-o", str(tmp_path / "m.html")]
+    args = [sys.executable, "-m", "routes", "map", "--offline", "-o", str(tmp_path / "m.html"),
+            "-s", str(_without_roads(tmp_path))]  # fmt: skip
     first, again = (
         subprocess.run(args, env=env, capture_output=True, text=True, timeout=900, check=True)
         for _ in range(2)

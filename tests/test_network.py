@@ -144,7 +144,8 @@ def test_corridor_lengths_and_times(routed: Any, aleppo: scenario.Scenario) -> N
     assert people.isna()["eastern-aleppo-to-turkey"]  # sized by wounded: no head count
 
 
-def test_cli_corridors(runner: Any) -> None:
+def test_cli_corridors(runner: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(settings, "osm_dir", tmp_path)  # no stored roads: the proxy network
     result = runner.invoke(app, ["corridors", "--json"])
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)

@@ -467,13 +467,19 @@ def test_export_rejects_unknown_format(runner: Any, tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
-def test_aleppo_offline_everything_says_proxy(runner: Any, tmp_path: Path) -> None:
+def test_aleppo_offline_everything_says_openstreetmap(runner: Any, tmp_path: Path) -> None:
+    """The bundled scenario routes on the roads stored for it: network info, corridors and
+    exports say OpenStreetMap, mapped in August 2021."""
     info = runner.invoke(app, ["network", "info", "--offline", "--json"])
-    assert json.loads(info.stdout)["network_source"] == "proxy"
+    assert json.loads(info.stdout)["network_source"] == "osm"
+    assert json.loads(info.stdout)["osm_date"] == "2021-08"
     rows = json.loads(runner.invoke(app, ["corridors", "--offline", "--json"]).stdout)
-    assert {r["network_source"] for r in rows} == {"proxy"}
+    assert {(r["network_source"], r["osm_date"]) for r in rows} == {("osm", "2021-08")}
     out = runner.invoke(app, ["export", "-f", "geojson", "--offline", "-o", str(tmp_path)])
     for path in map(Path, out.stdout.split()):
         data = json.loads(path.read_text(encoding="utf-8"))
         if "corridors" in path.name or "network" in path.name:
-            assert {f["properties"]["network_source"] for f in data["features"]} == {"proxy"}
+            said = {(f["properties"]["network_source"], f["properties"]["osm_date"])
+                    for f in data["features"]}  # fmt: skip
+            assert said == {("osm", "2021-08")}, path.name
+            assert "OpenStreetMap in August 2021" in data["description"]

@@ -62,10 +62,12 @@ def _measured_on_networkx(G: nx.MultiDiGraph, route: list[int], weight: str) -> 
     coords: list[tuple[float, float]] = []
     for (u, v), edge in zip(itertools.pairwise(route), edges, strict=True):
         by_class[first_tag(edge.get("highway")) or "unknown"] += edge["length"]
-        for key in ("ref", "name"):
-            label = first_tag(edge.get(key))
-            if label and label not in names:
-                names.append(label)
+        for key in ("ref", "name"):  # every value of a merged edge; "M45;60" is two
+            values = edge.get(key)
+            for value in values if isinstance(values, list) else [values]:
+                for label in str(value or "").split(";"):
+                    if label.strip() and label.strip() not in names:
+                        names.append(label.strip())
         points = (
             list(edge["geometry"].coords)
             if "geometry" in edge

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -136,6 +137,24 @@ def corridors(
                 f"{_fmt(a['travel_time_h'])} h (+{a['extra_cost_pct']:.0f}%), "
                 f"{a['differs_share']:.0%} different"
             )
+    for line in _roads_notes(records, run.scenario.story.date):
+        _echo(line)
+
+
+def _roads_notes(records: list[dict[str, Any]], story: dt.date | None) -> list[str]:
+    """What the table's routes stand on, under it: the roads' date against the story's,
+    how hours were modelled, and the stops that join the roads further off."""
+    from routes.columns import roads_note
+
+    osm = [r for r in records if r["network_source"] == "osm"]
+    if not osm:
+        return []
+    lines = [f"{roads_note(osm[0]['osm_date'] or '', story)} (© OpenStreetMap contributors, ODbL)."]
+    models = {r["travel_time_model"] for r in osm if r["travel_time_model"]}
+    lines += [f"Hours: {model}." for model in sorted(models)]
+    lines += [f"Stops off the road in {r['corridor_id']}: {r['stops_off_road']}." for r in osm
+              if r["stops_off_road"]]  # fmt: skip
+    return lines
 
 
 @app.command()

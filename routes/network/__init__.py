@@ -19,6 +19,7 @@ import hashlib
 import io
 import json
 import logging
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -51,6 +52,7 @@ __all__ = [
     "PROXY_MAX_LINK_KM",
     "PROXY_SPEED_KPH",
     "REGION_MARGIN_DEG",
+    "TRAVEL_TIME_MODEL",
     "avoid_areas",
     "avoiding",
     "cache_path",
@@ -62,6 +64,7 @@ __all__ = [
     "load_extract",
     "proxy_network",
     "region",
+    "stored_extract",
     "write_roads_xml",
 ]
 
@@ -95,6 +98,12 @@ HIGHWAY_SPEEDS_KPH: dict[str, float] = {
 #: Road classes kept from an OSM file: public roads a bus or car can drive.
 DRIVABLE = frozenset(HIGHWAY_SPEEDS_KPH)
 
+#: How travel times on OpenStreetMap roads are modelled; every time shown says so.
+TRAVEL_TIME_MODEL = (
+    "free-flow car speeds: the road's maxspeed tag, else its class's speed in OSRM's car "
+    "profile; no stops, checkpoints or traffic"
+)
+
 #: What ``routes network fetch`` asks Overpass for: roads down to tertiary, with
 #: their links, and unclassified roads; residential streets are left out to keep a
 #: region-sized download small. Passed to ``osmnx.graph_from_bbox(custom_filter=...)``.
@@ -124,9 +133,15 @@ def choose(
         return proxy_network(scenario)
     if osm is not None:
         return from_osm_file(osm)
-    extract = extract_path(scenario)
-    if extract.is_file():
-        return load_extract(extract)
+    extract = stored_extract(scenario)
+    if extract is not None:
+        stored = load_extract(extract)
+        if _covers(stored, scenario):
+            return stored
+        log.warning(
+            "the roads stored for %s (%s) do not reach every stop of its corridors; "
+            "not routing on them", scenario.story.id, extract.name,
+        )  # fmt: skip
     if offline:
         if network == "osm":
             raise NetworkError(
@@ -352,7 +367,10 @@ def from_osm_file(path: str | Path) -> RoadNetwork:
         return arrays
 
     roads = _cached(f"osm-{file_sha256(path)[:20]}", build, lazy=True)
-    roads.graph["source"] = f"OpenStreetMap file {path.name}"  # the cache may hold a copy
+    # the cache may hold a copy of the file under another name
+    roads.graph.update(
+        source=f"OpenStreetMap file {path.name}", travel_time_model=TRAVEL_TIME_MODEL
+    )
     return roads
 
 
@@ -394,17 +412,77 @@ def extract_path(scenario: Scenario) -> Path:
     return settings.osm_dir / f"{scenario.story.id}.graphml"
 
 
+def stored_extract(scenario: Scenario) -> Path | None:
+    """The roads stored for the scenario, if any: the extract ``routes network fetch``
+    stored (OpenStreetMap as of the story's date), else the OSM file shipped for it
+    (``<story id>.osm.pbf`` in :data:`settings.osm_dir`, described by the ``.osm.json``
+    beside it: its date and source; ``scripts/build_aleppo_roads.py`` writes both)."""
+    for path in (extract_path(scenario), settings.osm_dir / f"{scenario.story.id}.osm.pbf"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _covers(roads: RoadNetwork, scenario: Scenario) -> bool:
+    """Whether every stop of the scenario's corridors lies within the extent of ``roads``'
+    nodes (a scenario copied under the same id may have moved its places elsewhere)."""
+    x, y = roads.router.x, roads.router.y
+    if not len(x):
+        return False
+    west, east, south, north = float(x.min()), float(x.max()), float(y.min()), float(y.max())
+    stops = [scenario.place(stop) for corridor in scenario.corridors for stop in corridor.stops]
+    return all(west <= p.lon <= east and south <= p.lat <= north for p in stops)
+
+
 def load_extract(path: str | Path) -> RoadNetwork:
-    """A stored extract (GraphML written by :func:`fetch`), read by osmnx once and cached
-    as columns by its content."""
+    """A stored extract: GraphML written by :func:`fetch`, read by osmnx once and cached as
+    columns by its content; or an OSM file (:func:`from_osm_file`) dated and sourced by the
+    description beside it (:func:`described`)."""
+    path = Path(path)
+    if path.name.endswith(OSM_SUFFIXES):
+        roads = from_osm_file(path)
+        about = described(path)
+        if about:
+            roads.graph.update(
+                source=f"OpenStreetMap file {path.name}: {about['source']}",
+                osm_date=about["osm_date"],
+            )
+        return roads
     import osmnx as ox
 
     from routes.routing.arrays import RoadArrays
 
-    path = Path(path)
-    return _cached(
+    roads = _cached(
         f"extract-{file_sha256(path)[:20]}", lambda: RoadArrays.from_networkx(ox.load_graphml(path))
     )
+    roads.graph["travel_time_model"] = TRAVEL_TIME_MODEL
+    return roads
+
+
+#: An OpenStreetMap date as precise as it is known: a year, a month or a day (ISO 8601).
+_OSM_DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?")
+
+
+def described(path: Path) -> dict[str, str]:
+    """What the ``.json`` beside an OSM file says of it (``osm_date``: when the roads were
+    mapped, to the precision known; ``source``), when it describes this very file (its
+    ``sha256``); else nothing, with a warning if it is there but does not."""
+    about_path = path.with_suffix(".json")
+    if not about_path.is_file():
+        return {}
+    try:
+        about = json.loads(about_path.read_bytes())
+        date, source, digest = (str(about[key]) for key in ("osm_date", "source", "sha256"))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log.warning("%s is unreadable (%s); the roads' date is not known", about_path.name, exc)
+        return {}
+    if digest != file_sha256(path) or not _OSM_DATE.fullmatch(date):
+        log.warning(
+            "%s does not describe %s (another sha256, or no date); the roads' date is not "
+            "known: rebuild both with the script that wrote them", about_path.name, path.name,
+        )  # fmt: skip
+        return {}
+    return {"osm_date": date, "source": source}
 
 
 #: The largest region treated as one, km²: one Overpass download (about a hundred of
@@ -466,7 +544,9 @@ def fetch(scenario: Scenario) -> RoadNetwork:
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_path(path) as tmp:
         ox.save_graphml(G, tmp)
-    return _cached(f"extract-{file_sha256(path)[:20]}", lambda: RoadArrays.from_networkx(G))
+    roads = _cached(f"extract-{file_sha256(path)[:20]}", lambda: RoadArrays.from_networkx(G))
+    roads.graph["travel_time_model"] = TRAVEL_TIME_MODEL
+    return roads
 
 
 def _download(scenario: Scenario) -> str:

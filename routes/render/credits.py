@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from routes.columns import mapped_when
 from routes.render.markup import escape
 from routes.render.style import ROLE_STYLE
 
@@ -73,7 +74,9 @@ def credits(
     if network is not None:
         sources.add(network.graph.get("network_source"))
     if "osm" in sources:
-        parts.append(OSM_ROADS)
+        osm_date = network.graph.get("osm_date") if network is not None else None
+        when = mapped_when(str(osm_date or ""))
+        parts.append(OSM_ROADS + (f", as mapped {when}" if when else ""))
     place_credits = dict.fromkeys(
         _place_credit(scenario.source(p.source)) for p in scenario.places if p.role in ROLE_STYLE
     )

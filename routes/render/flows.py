@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from routes.render.labels import Label, corridor_label
-from routes.render.markup import escape
+from routes.render.markup import escape, script
 from routes.render.popups import corridor_rows, headline, popup
 from routes.render.style import (
     corridor_colours,
@@ -73,6 +73,8 @@ def add_corridors(
     from routes.render.geometry import parallel_offsets
 
     proxy = network_of(corridors) == "proxy"
+    if not proxy:  # lines drawn apart: shifted on screen
+        _simplify_before_offset(m)
     suffix = " (proxy network: not the roads taken)" if proxy else ""
     parent = folium.FeatureGroup(name=f"Corridors{suffix}").add_to(m)
     flows = Flows()
@@ -107,6 +109,24 @@ def add_corridors(
         flows.labels.append(corridor_label(row.corridor_id, text, colour))
         flows.days[row.corridor_id] = corridor_states(scenario.corridor(row.corridor_id), days)
     return flows
+
+
+def _simplify_before_offset(m: folium.Map) -> None:
+    """leaflet-polylineoffset shifts every point of a line: where a road route bends within
+    less than the shift (a junction, a ramp, a turn back from a stop) the shifted line
+    loops. Each line is simplified on screen to within its shift first, at every zoom (the
+    script runs before any line is drawn)."""
+    m.add_child(
+        script(
+            "(function () {"
+            " const offsetPoints = L.PolylineOffset.offsetPoints;"
+            " L.PolylineOffset.offsetPoints = function (points, offset) {"
+            "  const within = Math.max(1.5, Math.abs(offset));"
+            "  return offsetPoints.call(this, L.LineUtil.simplify(points, within), offset);"
+            " };"
+            "})();"
+        )
+    )
 
 
 def _draw(

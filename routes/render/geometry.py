@@ -23,6 +23,7 @@ __all__ = [
     "local_projection",
     "metres_between",
     "near_routes",
+    "one_per_road",
     "parallel_offsets",
     "simplified",
 ]
@@ -190,7 +191,6 @@ def near_routes(
     """
     import geopandas as gpd
     import numpy as np
-    import pandas as pd
     import shapely
 
     lines = [g for g in routes.to_crs("EPSG:4326").geometry if g is not None and not g.is_empty]
@@ -206,16 +206,7 @@ def near_routes(
     if edges.empty:
         return empty
     # in the graph's edge order, not the spatial index's (which depends on every edge)
-    near = edges.iloc[np.sort(edges.sindex.query(reach, predicate="intersects"))]
-    # a two-way road is two edges, (u, v, k) and (v, u, k): draw it once
-    road = pd.Series(
-        [
-            (min(u, v), max(u, v), k)
-            for u, v, k in zip(near["u"], near["v"], near["key"], strict=True)
-        ],
-        index=near.index,
-    )
-    near = near[~road.duplicated()]
+    near = one_per_road(edges.iloc[np.sort(edges.sindex.query(reach, predicate="intersects"))])
     kept = gpd.GeoDataFrame(
         {
             "highway": [first_tag(h) or "" for h in near["highway"]],
@@ -225,6 +216,20 @@ def near_routes(
         crs="EPSG:4326",
     )
     return simplified(kept, tolerance_m=tolerance_m, precision=precision)
+
+
+def one_per_road(edges: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
+    """``edges`` (with ``u``, ``v``, ``key``) less the second edge of each two-way road:
+    a two-way road is two edges, (u, v, k) and (v, u, k), drawn once."""
+    import pandas as pd
+
+    road = pd.Series(
+        [(min(u, v), max(u, v), k) for u, v, k in zip(edges["u"], edges["v"], edges["key"],
+                                                        strict=True)],
+        index=edges.index,
+        dtype=object,
+    )  # fmt: skip
+    return edges[~road.duplicated()]
 
 
 def local_projection(frame: Any) -> tuple[Any, Any]:

@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Any
 from routes.render.credits import cite
 from routes.render.labels import STORY_AREA_RANK, Label, area_label, story_places
 from routes.render.markup import escape, script
-from routes.render.popups import days_text, distance_text, duration_text, figure_rows, popup
+from routes.render.popups import (
+    days_text,
+    distance_text,
+    duration_text,
+    figure_rows,
+    popup,
+    road_names,
+)
 from routes.render.style import (
     ALTERNATIVE_COLOUR,
     AREA_COLOUR,
@@ -115,7 +122,7 @@ def add_alternatives(m: folium.Map, alternatives: gpd.GeoDataFrame) -> None:
             ("Cost over the best route", f"+{row.extra_cost_pct:.0f}%"),
             ("Length off other routes", f"{row.differs_share:.0%}"),
             ("Road mix", row.highway_share),
-            ("Roads", row.roads),
+            ("Roads", road_names(row.roads)),
         ]
         folium.PolyLine(
             locations=[latlon(y, x) for x, y in row.geometry.coords],

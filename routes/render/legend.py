@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from routes.columns import OSM_DATE, mapped_when, roads_note
 from routes.render.markup import escape
 from routes.render.popups import PROXY_NOTE, distance_text, lead
 from routes.render.style import STATUS_STYLE, corridor_colours, network_source, status_style
@@ -90,7 +91,8 @@ def legend_html(
         if not len(corridors)
         else PROXY_NOTE + " Distances are estimates through the stops."
         if network_source(corridors) == "proxy"
-        else "Lines follow OpenStreetMap roads; times are estimates."
+        else f"{roads_note(_osm_date(corridors), scenario.story.date)}. Each line is the "
+        "quickest route through the documented stops, not a tracked path; times are estimates."
     )
     people = corridors["people"].notna().any() if "people" in corridors else False
     width = "A thicker line: more people. " if people else ""
@@ -132,8 +134,10 @@ def summary_html(scenario: Scenario, corridors: gpd.GeoDataFrame) -> str:
         corridor = scenario.corridor(row.corridor_id)
         figures = "; ".join(f"{f.text()} according to {f.according_to}" for f in corridor.figures)
         proxy = row.network_source == "proxy"
+        when = mapped_when(getattr(row, OSM_DATE, "") or "")
+        on_roads = f" on OpenStreetMap roads{' as mapped ' + when if when else ''}"
         route = (
-            distance_text(row.length_km, proxy=proxy) + ("" if proxy else " on OpenStreetMap roads")
+            distance_text(row.length_km, proxy=proxy) + ("" if proxy else on_roads)
             if row.route_status == "ok"
             else "no route found"
         )
@@ -146,6 +150,12 @@ def summary_html(scenario: Scenario, corridors: gpd.GeoDataFrame) -> str:
         f'<section class="routes-summary" aria-label="Summary of the corridors"><h2>'
         f"{escape(scenario.story.title)}: corridors</h2><ul>{''.join(items)}</ul></section>"
     )
+
+
+def _osm_date(corridors: gpd.GeoDataFrame) -> str:
+    """When the roads the corridors were routed on were mapped ("" if not known)."""
+    dates = [d for d in corridors.get(OSM_DATE, []) if isinstance(d, str) and d]
+    return dates[0] if dates else ""
 
 
 def _or(words: list[str]) -> str:

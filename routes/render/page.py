@@ -39,6 +39,7 @@ from routes.render.markup import (
 from routes.render.open import add_open_movements
 from routes.render.places import add_places
 from routes.render.reader import add_reader
+from routes.render.roads import add_roads
 from routes.render.style import rounded
 from routes.render.timeline import day_text, story_days
 from routes.render.totals import add_totals
@@ -98,8 +99,10 @@ def build_map(
         drawn = drawn_lines(scenario, corridors)  # legend and summary read `corridors`
         view = _view(scenario, drawn)
         context = _add_base(m, scenario, view, embed=embed)
-        if network is not None:
+        if network is not None and network.graph.get("network_source") == "proxy":
             add_network(m, network, corridors)
+        elif network is not None:
+            add_roads(m, network, corridors, view)
         areas, area_labels, inside = add_areas(m, scenario)
         avoid_layer, avoid_labels = add_avoided(m, avoided)
         if alternatives is not None and len(alternatives):

@@ -6,6 +6,7 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from routes.columns import OSM_DATE, mapped_when
 from routes.render.credits import cite
 from routes.render.markup import escape
 from routes.render.style import ROLE_STYLE, known
@@ -26,8 +27,11 @@ __all__ = [
     "figure_rows",
     "headline",
     "lead",
+    "off_road_text",
     "place_rows",
     "popup",
+    "road_names",
+    "road_note",
 ]
 
 #: What the proxy network means, in one plain sentence for readers.
@@ -97,9 +101,11 @@ def corridor_rows(row: dict[str, Any], scenario: Scenario) -> list[tuple[str, ob
         *figure_rows(corridor.figures, scenario),
         ("Distance", distance_text(row["length_km"], proxy=proxy) if ok else ""),
         ("Time on the road", duration_text(row["travel_time_h"], proxy=proxy) if ok else ""),
-        ("How it is drawn", PROXY_NOTE if proxy else "Along OpenStreetMap roads."),
+        ("Time estimated from", row.get("travel_time_model", "") if ok else ""),
+        ("How it is drawn", PROXY_NOTE if proxy else road_note(row.get(OSM_DATE) or "")),
         ("No route because", "" if ok else row["no_route_reason"]),
-        ("Roads", "" if proxy else row["roads"]),
+        ("Roads", "" if proxy else road_names(row["roads"])),
+        ("Stops off the road", off_road_text(row.get("stops_off_road") or "")),
         (
             "Route reported by",
             "; ".join(
@@ -109,6 +115,33 @@ def corridor_rows(row: dict[str, Any], scenario: Scenario) -> list[tuple[str, ob
         ),
         ("Note", row["note"]),
     ]
+
+
+def road_note(osm_date: str) -> str:
+    """How a route on OpenStreetMap roads is drawn, with the roads' date.
+
+    >>> print(road_note("2021-08"))  # doctest: +NORMALIZE_WHITESPACE
+    The quickest route through the documented stops on the roads as mapped in
+    OpenStreetMap in August 2021, not a tracked path.
+    """
+    when = mapped_when(osm_date)
+    mapped = f"the roads as mapped in OpenStreetMap {when}" if when else "OpenStreetMap roads"
+    return f"The quickest route through the documented stops on {mapped}, not a tracked path."
+
+
+def road_names(roads: str) -> str:
+    """The roads a route takes as the popup names them: a bare number is a road's number.
+
+    >>> road_names("M5; 60; شارع الجلاء")
+    'M5; road 60; شارع الجلاء'
+    """
+    labels = [label for label in roads.split("; ") if label]
+    return "; ".join(f"road {label}" if label.isdigit() else label for label in labels)
+
+
+def off_road_text(stops: str) -> str:
+    """The stops that join the roads further off, and how far (empty when none do)."""
+    return f"{stops}, from where the route joins the roads" if stops else ""
 
 
 def figure_rows(figures: Iterable[Figure], scenario: Scenario) -> list[tuple[str, object]]:

@@ -30,6 +30,7 @@ __all__ = [
     "CANDIDATES_PER_LEG",
     "FIGURE_COLUMNS",
     "MIN_DIFFERENCE",
+    "OFF_ROAD_M",
     "PROXY_NO_TIME",
     "SNAP_WARNING_M",
     "Snap",
@@ -58,6 +59,10 @@ _COLUMNS = [
 
 #: A stop further than this from its snapped node gets a warning, metres.
 SNAP_WARNING_M = 2000.0
+
+#: A stop further than this from the road node it joins is named, with the distance, in
+#: ``stops_off_road``, metres.
+OFF_ROAD_M = 100.0
 
 #: A stop further than this from its snapped node gives the corridor no route, metres:
 #: the network does not cover it (a scenario routed on an unrelated OSM file, say).
@@ -109,7 +114,9 @@ def route_corridors(
             )
         row = _describe(corridor, scenario)
         row["max_snap_m"] = round(max(snap.distances_m), 1)
+        row["stops_off_road"] = _off_road(scenario, corridor, snap)
         row["network_source"] = G.graph["network_source"]
+        row["osm_date"] = G.graph.get("osm_date") or ""
         if route is None:
             row.update(
                 route_status="no_route",
@@ -137,14 +144,14 @@ PROXY_NO_TIME = "proxy network: straight links at an assumed speed, so no travel
 
 def _times_known(G: RoadNetwork, routes: gpd.GeoDataFrame) -> gpd.GeoDataFrame:
     """``routes`` with ``travel_time_h`` null on the proxy network, and the reason in
-    ``no_travel_time_reason`` (empty where a time was measured on roads)."""
+    ``no_travel_time_reason`` (empty where a time was measured on roads); where one was,
+    how it was modelled in ``travel_time_model`` (the network's own words)."""
     proxy = G.graph.get("network_source") == "proxy"
+    model = "" if proxy else str(G.graph.get("travel_time_model") or "")
     routes = routes.copy()
-    routes["no_travel_time_reason"] = (
-        [PROXY_NO_TIME if proxy and ok else "" for ok in routes["travel_time_h"].notna()]
-        if len(routes)
-        else []
-    )
+    timed = routes["travel_time_h"].notna().tolist() if len(routes) else []
+    routes["no_travel_time_reason"] = [PROXY_NO_TIME if proxy and ok else "" for ok in timed]
+    routes["travel_time_model"] = [model if ok else "" for ok in timed]
     if proxy:
         routes["travel_time_h"] = None
     return routes
@@ -270,6 +277,18 @@ def snap_stops(G: RoadNetwork, scenario: Scenario, corridor: Corridor) -> Snap:
     return Snap(nodes, dist)
 
 
+def _off_road(scenario: Scenario, corridor: Corridor, snap: Snap) -> str:
+    """The stops further than :data:`OFF_ROAD_M` from the road node they joined, with how
+    far: ``"Bab al-Hawa border crossing 325 m"``, each once, ``; ``-separated."""
+    names = _stop_names(scenario, corridor)
+    far = {
+        name: metres
+        for name, metres in zip(names, snap.distances_m, strict=True)
+        if metres > OFF_ROAD_M
+    }
+    return "; ".join(f"{name} {metres:,.0f} m" for name, metres in far.items())
+
+
 def _too_far(scenario: Scenario, corridor: Corridor, snap: Snap, max_snap_m: float) -> str:
     """Why the corridor cannot be routed: its furthest stop is beyond ``max_snap_m``; or ""."""
     far = max(range(len(snap.distances_m)), key=snap.distances_m.__getitem__)
@@ -346,8 +365,8 @@ def measure_route(G: RoadNetwork, route: list[int], weight: str) -> dict[str, An
     coords: list[list[float]] = []
     for i, points in enumerate(G.points(rows)):
         by_class[first_tag(highways[i]) or "unknown"] += lengths[i]
-        for label in (first_tag(refs[i]), first_tag(names[i])):
-            if label and label not in roads:
+        for label in (*_labels(refs[i]), *_labels(names[i])):
+            if label not in roads:
                 roads.append(label)
         coords += points if not coords else points[1:]
     shares = sorted(by_class.items(), key=lambda item: -item[1])
@@ -358,6 +377,13 @@ def measure_route(G: RoadNetwork, route: list[int], weight: str) -> dict[str, An
         "roads": "; ".join(roads),
         "geometry": LineString(coords),
     }
+
+
+def _labels(value: Any) -> list[str]:
+    """An edge's ``ref`` or ``name`` as labels: each of osmnx's merged values, and each of
+    the values OSM separates with ``;`` (``"M45;60"`` is the M45 and road 60)."""
+    values = value if isinstance(value, list) else [value]
+    return [part.strip() for v in values if v for part in str(v).split(";") if part.strip()]
 
 
 def _describe(corridor: Corridor, scenario: Scenario) -> dict[str, Any]:
