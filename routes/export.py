@@ -128,6 +128,8 @@ def _story(scenario: Scenario) -> Any:
            story.date.isoformat() if story.date else "",
            story.focus_country or "", story.focus_region or ""]  # fmt: skip
     return pd.DataFrame([row], columns=STORY_COLUMNS)
+
+
 def _near_routes(G: RoadNetwork, routed: gpd.GeoDataFrame, columns: list[str]) -> gpd.GeoDataFrame:
     """The edges of ``G`` (``columns`` and geometry) within :data:`NETWORK_NEAR_M` of a
     routed corridor, in the graph's order; only the edges near them are read."""
