@@ -116,6 +116,7 @@ def route_scenario(
     story = scenario if isinstance(scenario, scenarios.Scenario) else scenarios.load(scenario)
     if not story.corridors:  # a draft may have none; routing needs one
         raise ScenarioError(story.story.id, [NO_CORRIDORS])
+    corridors.check_alternatives(story, alternatives)
     G = networks.choose(story, osm=osm, network=network, offline=offline)
     areas = networks.avoid_areas(avoid) if isinstance(avoid, str | Path) else avoid
     roads = networks.avoiding(G, areas) if areas is not None else G
