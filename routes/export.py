@@ -45,7 +45,7 @@ CLAIM_COLUMNS = ["record_type", "record_id", "claim_id", "kind", "value", "quali
 #: ``flows.csv``: flowmap.blue's first four columns, then the claim behind each count.
 FLOW_COLUMNS = ["origin", "dest", "count", "time", "cumulative", "qualifier", "tally",
                 "according_to", "source", "url", "status", "corridor_id", "origin_name",
-                "origin_lat", "origin_lon"]  # fmt: skip
+                "origin_lat", "origin_lon", "note"]  # fmt: skip
 #: Layers only some formats hold: tables without geometry.
 TABLES = {"claims": ("gpkg", "geojson"), "flows": (), "avoided": ("gpkg", "geojson", "kml")}
 
