@@ -32,6 +32,7 @@ __all__ = [
     "FORMATS",
     "NETWORK_COLUMNS",
     "TABLES",
+    "check_format",
     "layers",
     "write",
 ]
@@ -126,8 +127,7 @@ def write(
     """Write ``layers`` in ``fmt`` under ``folder`` (files named ``stem``…); return the paths."""
     import pyogrio
 
-    if fmt not in FORMATS:
-        raise UsageError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    check_format(fmt, hxl=hxl)
     folder = make_folder(folder)
     if fmt == "csv":
         return _write_flowmap_csv(layers, folder, stem, hxl=hxl)
@@ -184,6 +184,16 @@ def _holds(target: Path, layers: dict[str, gpd.GeoDataFrame]) -> Callable[[Path]
                                  "file is kept")  # fmt: skip
 
     return verify
+
+
+def check_format(fmt: str, *, hxl: bool = False) -> None:
+    """UsageError unless ``fmt`` is one of :data:`FORMATS` and ``hxl`` (HXL's hashtag row
+    under the header) asks it of CSV: the other formats have no such row."""
+    if fmt not in FORMATS:
+        raise UsageError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    if hxl and fmt != "csv":
+        raise UsageError(f"--hxl adds HXL's hashtag row to CSV files only, not {fmt}: "
+                         "use -f csv, or leave --hxl out")  # fmt: skip
 
 
 def _write_flowmap_csv(
