@@ -11,6 +11,12 @@ folder that exists: a link to one is followed, a device, pipe or folder is refus
 no folder is created here. A temporary file's name carries the writing process's id,
 so one left by a killed run is swept by the next write into that folder.
 
+A cache entry (``entry=True``) is written otherwise: a link or any other file in its place
+is replaced, never followed, and its folder must be a real one (:func:`cache_folder` makes
+a cache's folders, never through a link). Entries are read back only from regular files,
+up to a stated size (:func:`read_entry`, :func:`open_entry`): whatever else is there is
+unusable, which the cache that reads it takes as a missing entry.
+
 Inputs are read as bytes from regular files only (a FIFO, a device or ``/dev/zero``
 would block or never end), up to a stated size, and decoded once, strictly, as UTF-8:
 :func:`read_input`, :func:`decode`.
@@ -36,14 +42,16 @@ from routes.errors import UsageError, WriteError
 __all__ = [
     "MAX_SCENARIO_BYTES",
     "atomic_path",
+    "cache_folder",
     "decode",
     "file_sha256",
     "inside",
     "make_folder",
     "open_atomically",
     "open_binary_atomically",
+    "open_entry",
     "parse_json",
-    "private_dir",
+    "read_entry",
     "read_input",
     "regular_file",
     "writable",
@@ -55,13 +63,18 @@ MAX_SCENARIO_BYTES = 32 * 2**20
 
 _TEMP = re.compile(r"\.(?P<name>.+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.tmp(?:\..*)?")
 
+#: The longest file name a temporary file's name repeats whole (the file system allows 255
+#: bytes; the temporary name adds about 30): a longer one is cut and a digest of it added.
+_NAME_BYTES = 200
 
-def write_atomically(path: str | Path, data: bytes) -> Path:
-    """Write ``data`` to ``path``: readers see the previous file or the new one, never a part."""
-    path = writable(path)
+
+def write_atomically(path: str | Path, data: bytes, *, entry: bool = False) -> Path:
+    """Write ``data`` to ``path``: readers see the previous file or the new one, never a part.
+    ``entry``: ``path`` is a cache entry (see the module's docstring)."""
+    path = writable(path, entry=entry)
     _room_for(path, len(data))
-    with atomic_path(path) as tmp:
-        with open(tmp, "wb") as f:
+    with atomic_path(path, entry=entry) as tmp:
+        with open(tmp, "xb") as f:
             f.write(data)
         _expect_size(tmp, len(data), path)
     return path
@@ -77,7 +90,7 @@ def file_sha256(path: str | Path) -> str:
 def open_atomically(path: str | Path) -> Iterator[TextIO]:
     """A UTF-8 text file to stream ``path`` through; it appears whole on success, else not."""
     with atomic_path(path) as tmp:
-        with open(tmp, "w", encoding="utf-8") as f:
+        with open(tmp, "x", encoding="utf-8") as f:
             yield f
             f.flush()
             size = f.tell()  # UTF-8 has no shift state: the position is the bytes written
@@ -85,10 +98,10 @@ def open_atomically(path: str | Path) -> Iterator[TextIO]:
 
 
 @contextlib.contextmanager
-def open_binary_atomically(path: str | Path) -> Iterator[BinaryIO]:
+def open_binary_atomically(path: str | Path, *, entry: bool = False) -> Iterator[BinaryIO]:
     """A binary file to stream ``path`` through (large arrays need no copy in memory)."""
-    with atomic_path(path) as tmp:
-        with open(tmp, "wb") as f:
+    with atomic_path(path, entry=entry) as tmp:
+        with open(tmp, "xb") as f:
             yield f
             f.flush()
             size = f.tell()
@@ -97,7 +110,7 @@ def open_binary_atomically(path: str | Path) -> Iterator[BinaryIO]:
 
 @contextlib.contextmanager
 def atomic_path(
-    path: str | Path, *, verify: Callable[[Path], None] | None = None
+    path: str | Path, *, verify: Callable[[Path], None] | None = None, entry: bool = False
 ) -> Iterator[Path]:
     """A fresh temporary path beside ``path`` (same suffix, so GDAL picks the same driver).
 
@@ -105,10 +118,14 @@ def atomic_path(
     raises when what was written is not whole: a writer that does not report a failed
     write is read back) and replaces ``path``; on any failure it (and any
     ``-journal``/``-wal`` SQLite leaves beside it) is removed and ``path`` is untouched.
+    ``entry``: ``path`` is a cache entry, replaced whatever is there, never followed.
     """
-    path = writable(path)
+    path = writable(path, entry=entry)
     _sweep(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp{path.suffix}")
+    suffix = path.suffix if len(path.suffix) <= 16 else ""
+    tmp = path.with_name(
+        f".{_temp_stem(path.name)}.{os.getpid()}.{secrets.token_hex(4)}.tmp{suffix}"
+    )
     try:
         yield tmp
         fd = os.open(tmp, os.O_RDONLY)
@@ -126,11 +143,21 @@ def atomic_path(
             leftover.unlink(missing_ok=True)
 
 
-def writable(path: str | Path) -> Path:
+def writable(path: str | Path, *, entry: bool = False) -> Path:
     """``path`` as a file to write: its folder must exist, and it must be a regular file or
     not exist (a link to a regular file is followed, so the link stays a link); a device,
-    a pipe or a folder (``-o /dev/stdout``) is refused rather than replaced."""
+    a pipe or a folder (``-o /dev/stdout``) is refused rather than replaced.
+
+    ``entry`` (a cache entry): no link is followed, neither in its place (whatever is there
+    but a folder will be replaced) nor as its folder (:func:`cache_folder` made it)."""
     path = Path(path)
+    if entry:
+        if os.path.islink(path.parent) or not path.parent.is_dir():
+            raise WriteError(f"cannot write the cache entry {path}: its folder is missing or "
+                             "a link")  # fmt: skip
+        if os.path.isdir(path) and not os.path.islink(path):
+            raise WriteError(f"cannot write the cache entry {path}: a folder is in its place")
+        return path
     if path.is_symlink() and path.resolve().is_file():
         path = path.resolve()
     if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
@@ -202,13 +229,54 @@ def make_folder(path: str | Path) -> Path:
     return path
 
 
-def private_dir(path: str | Path) -> Path:
-    """Create ``path`` (a cache folder) readable by its owner only (0700)."""
-    path = Path(path)
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if path.stat().st_mode & 0o077:
-        path.chmod(0o700)
-    return path
+def cache_folder(root: str | Path, *parts: str) -> Path:
+    """The cache folder ``root/parts…``, each folder made if missing, readable by its owner
+    only (0700).
+
+    ``root`` is the user's choice (a link there is followed). Below it, a link or a file in
+    place of a folder is removed (never followed) and a real folder made: a cache's own
+    folders lead nowhere else. Nothing that exists is chmod-ed: only what is made here is
+    private, by the mode it is made with.
+    """
+    folder = Path(root)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    for part in parts:
+        folder = folder / part
+        if os.path.islink(folder) or (os.path.lexists(folder) and not folder.is_dir()):
+            folder.unlink()  # planted in the cache: it goes, whatever it leads to stays
+        folder.mkdir(mode=0o700, exist_ok=True)
+    return folder
+
+
+@contextlib.contextmanager
+def open_entry(path: str | Path) -> Iterator[BinaryIO]:
+    """A cache entry open to read: a regular file (a link to one is followed); ValueError
+    for anything else (a FIFO opens without waiting for a writer, and is refused), and
+    FileNotFoundError when there is none."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError(f"{Path(path).name} is not a regular file")
+        os.set_blocking(fd, True)
+        f = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with f:
+        yield f
+
+
+def read_entry(path: str | Path, *, limit: int) -> bytes | None:
+    """The bytes of the cache entry at ``path`` (None when there is none); ValueError when it
+    is not a regular file or is larger than ``limit`` bytes."""
+    try:
+        with open_entry(path) as f:
+            data = f.read(limit + 1)
+    except FileNotFoundError:
+        return None
+    if len(data) > limit:
+        raise ValueError(f"{Path(path).name} is larger than {limit:,} bytes")
+    return data
 
 
 def parse_json(text: str, name: str) -> Any:
@@ -260,12 +328,22 @@ def _expect_size(tmp: Path, size: int, path: Path) -> None:
                          "(is it full?); the old file is left as it was")  # fmt: skip
 
 
+def _temp_stem(name: str) -> str:
+    """What a temporary file's name says of the file it becomes: its name, or, past
+    :data:`_NAME_BYTES`, the start of it and a digest of the whole."""
+    if len(name.encode("utf-8", "surrogateescape")) <= _NAME_BYTES:
+        return name
+    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    return name.encode("utf-8", "surrogateescape")[:100].decode("utf-8", "ignore") + "~" + digest
+
+
 def _sweep(path: Path) -> None:
     """Remove temporary files for ``path`` left by processes that no longer run."""
+    stem = _temp_stem(path.name)
     with contextlib.suppress(OSError):
         for entry in path.parent.iterdir():
             match = _TEMP.fullmatch(entry.name)
-            if match and match["name"] == path.name and not _alive(int(match["pid"])):
+            if match and match["name"] == stem and not _alive(int(match["pid"])):
                 entry.unlink(missing_ok=True)
 
 

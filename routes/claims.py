@@ -56,18 +56,27 @@ def flow_rows(scenario: Scenario) -> list[dict[str, Any]]:
     cumulative series gives one row per day its total changes, ``count`` the change
     (``cumulative`` the total); daily tallies give one row per day, ``count`` the tally
     (``cumulative`` their running sum). Summed, ``count`` gives the series' last total:
-    the line's final figure. Any other corridor has one row at its date (``count`` empty
-    without a head count). Each row keeps the qualifier and source of the claim behind it.
+    the line's final figure. A total lower than one before it is a conflict of claims, not
+    people going back: its row has no ``count`` and a ``note`` that says so, and later rows
+    count from the highest total. Any other corridor, or one whose series has no dated
+    claim, has one row at its date (``count`` empty without a head count). Each row keeps
+    the qualifier and source of the claim behind it.
     """
     rows = []
     for c in scenario.corridors:
         chosen = c.width_claim()
-        if chosen is None or chosen.kind != "people" or chosen.tally not in ("cumulative", "day"):
+        series = _series(c, chosen) if chosen is not None and chosen.kind == "people" else []
+        if chosen is None or not series or chosen.tally not in ("cumulative", "day"):
             count = chosen.value if chosen is not None and chosen.kind == "people" else None
             rows.append(_flow(scenario, c, (chosen and chosen.date) or c.date, chosen, count))
             continue
         total = 0
-        for day, claim in _series(c, chosen):
+        for day, claim in series:
+            if chosen.tally == "cumulative" and claim.value < total:
+                note = (f"the total falls from {total:,} to {claim.value:,}: the claims "
+                        "conflict (not counted)")  # fmt: skip
+                rows.append(_flow(scenario, c, day, claim, None, claim.value, note=note))
+                continue
             count = claim.value - total if chosen.tally == "cumulative" else claim.value
             total += count
             if count or not rows or rows[-1]["corridor_id"] != c.id:
@@ -159,6 +168,8 @@ def _flow(
     claim: Figure | None,
     count: int | None,
     cumulative: int | None = None,
+    *,
+    note: str = "",
 ) -> dict[str, Any]:
     origin = scenario.place(c.origin)
     details = _claim(claim, scenario) if claim else {}
@@ -178,4 +189,5 @@ def _flow(
         "origin_name": origin.name,
         "origin_lat": origin.lat,
         "origin_lon": origin.lon,
+        "note": note,
     }

@@ -34,6 +34,7 @@ __all__ = [
     "NETWORK_COLUMNS",
     "STORY_COLUMNS",
     "TABLES",
+    "check_format",
     "layers",
     "write",
 ]
@@ -47,7 +48,7 @@ CLAIM_COLUMNS = ["record_type", "record_id", "claim_id", "kind", "value", "quali
 #: ``flows.csv``: flowmap.blue's first four columns, then the claim behind each count.
 FLOW_COLUMNS = ["origin", "dest", "count", "time", "cumulative", "qualifier", "tally",
                 "according_to", "source", "url", "status", "corridor_id", "origin_name",
-                "origin_lat", "origin_lon"]  # fmt: skip
+                "origin_lat", "origin_lon", "note"]  # fmt: skip
 #: The story table: one row naming the story, its date and its focus.
 STORY_COLUMNS = ["story_id", "title", "publisher", "published", "date", "focus_country",
                  "focus_region"]  # fmt: skip
@@ -185,8 +186,7 @@ def write(
     """Write ``layers`` in ``fmt`` under ``folder`` (files named ``stem``…); return the paths."""
     import pyogrio
 
-    if fmt not in FORMATS:
-        raise UsageError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    check_format(fmt, hxl=hxl)
     folder = make_folder(folder)
     if fmt == "csv":
         return _write_flowmap_csv(layers, folder, stem, hxl=hxl)
@@ -252,6 +252,16 @@ def _holds(target: Path, layers: dict[str, gpd.GeoDataFrame]) -> Callable[[Path]
                                  "file is kept")  # fmt: skip
 
     return verify
+
+
+def check_format(fmt: str, *, hxl: bool = False) -> None:
+    """UsageError unless ``fmt`` is one of :data:`FORMATS` and ``hxl`` (HXL's hashtag row
+    under the header) asks it of CSV: the other formats have no such row."""
+    if fmt not in FORMATS:
+        raise UsageError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    if hxl and fmt != "csv":
+        raise UsageError(f"--hxl adds HXL's hashtag row to CSV files only, not {fmt}: "
+                         "use -f csv, or leave --hxl out")  # fmt: skip
 
 
 def _write_flowmap_csv(

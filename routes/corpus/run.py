@@ -99,7 +99,7 @@ def run_corpus(
     if scheduler is not None:
         scheduler = scheduler_address(scheduler)
     folder = Path(output)
-    cache = (folder / "cache" / code_key()).resolve()  # the workers' path to it too
+    cache = (folder / "cache" / code_key()).absolute()  # the workers' path to it too
     corpus = scan_stories(source, cache.name, sample=sample)
     make_folder(folder)
     hashes = [e.hash for e in corpus.entries]
@@ -164,8 +164,7 @@ def _compute(
 
     from routes.corpus.work import draft_partition, extract_story
 
-    cache, code = index.cache, index.cache.name
-    cache.mkdir(parents=True, exist_ok=True)
+    cache, code = cache_files.own_folder(index.cache), index.cache.name
     waiting, futures = iter(parts), {}
 
     def send(part: list[Entry]) -> Any:

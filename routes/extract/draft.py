@@ -170,8 +170,9 @@ class _Drafter:
             story_source["url"] = self.url
         self.sources[self.story_id] = story_source
         places = [self._place(catalogue[ref], roles[ref]) for ref in mapped]
+        fresh = _Fresh(self.ids.values())
         for ref, u in x.unresolved.items():
-            self.ids[ref] = _fresh(f"unresolved-{_slug(u.name)}", set(self.ids.values()))
+            self.ids[ref] = fresh(f"unresolved-{_slug(u.name)}")
         corridors = self._corridors()
         movements = self._movements()
         vehicles = self._vehicles()
@@ -347,12 +348,12 @@ class _Drafter:
 
     def _corridors(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
-        used: set[str] = set()
+        fresh = _Fresh()
         for m in self.x.movements:
             if not self._routable(m):
                 continue
             origin, dest = self.ids[m.origins[0]], self.ids[m.destinations[0]]
-            corridor_id = _fresh(f"{origin}-to-{dest}", used)
+            corridor_id = fresh(f"{origin}-to-{dest}")
             m_id = corridor_id
             m.notes += self._listed(m)
             for note in m.notes:  # for the review, never the map's popups
@@ -407,7 +408,7 @@ class _Drafter:
 
     def _movements(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
-        used: set[str] = set()
+        fresh = _Fresh()
         for m in self.x.movements:
             if self._routable(m):
                 continue
@@ -449,7 +450,7 @@ class _Drafter:
                     f"{missing} not stated in the story: complete it from a source, then move it "
                     "to corridors to map it"
                 )
-            movement_id = _fresh(base, used)
+            movement_id = fresh(base)
             note = "; ".join([note, *self._listed(m)])
             self.review.append(f"movement {movement_id}: {note}")
             out.append(
@@ -471,7 +472,7 @@ class _Drafter:
     def _vehicles(self) -> list[dict[str, Any]]:
         """Empty vehicles going in and aid convoys: for the review and the map's key."""
         out: list[dict[str, Any]] = []
-        used: set[str] = set()
+        fresh = _Fresh()
         for v in self.x.vehicles:
             where = " and ".join(self._name(r) for r in v.destinations) or "a place not stated"
             whence = " and ".join(self._name(r) for r in v.origins)
@@ -483,7 +484,7 @@ class _Drafter:
                     "vehicles going in to fetch people: the people's movement runs the other "
                     f"way, out of {where}" + (f" to {whence}" if whence else "")
                 )
-            vehicle_id = _fresh(_slug(name), used)
+            vehicle_id = fresh(_slug(name))
             self.review.append(f"vehicles {vehicle_id}: {note}; not a corridor")
             out.append(
                 {
@@ -633,9 +634,21 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", normalize(text).replace(" ", "-")).strip("-") or "place"
 
 
-def _fresh(base: str, used: set[str]) -> str:
-    name, n = base, 2
-    while name in used:
-        name, n = f"{base}-{n}", n + 1
-    used.add(name)
-    return name
+class _Fresh:
+    """Ids not given before: ``base``, else ``base-2``, ``base-3``… Each base remembers the
+    number it reached, so a thousand records of one name take a thousand steps, not half a
+    million (a draft's ids stay linear in the story)."""
+
+    def __init__(self, taken: Iterable[str] = ()) -> None:
+        self.used = set(taken)
+        self.reached: dict[str, int] = {}
+
+    def __call__(self, base: str) -> str:
+        n = self.reached.get(base, 1)
+        name = base if n == 1 else f"{base}-{n}"
+        while name in self.used:
+            n += 1
+            name = f"{base}-{n}"
+        self.reached[base] = n + 1
+        self.used.add(name)
+        return name

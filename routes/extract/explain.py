@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 from collections import defaultdict
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from routes.extract.text import Sentence, sentences
@@ -22,6 +24,12 @@ _STYLES = {
 }
 
 Span = tuple[int, int, str]
+
+#: A sentence longer than this is shown as the parts around what it highlights, characters:
+#: a figure in a sentence of 30,000 characters shows a line, not the sentence again.
+SHOWN_CHARS = 400
+#: Characters shown either side of a highlight in a long sentence.
+AROUND = 100
 
 
 def explain(text: str, draft: Scenario | dict[str, Any]) -> Text:
@@ -55,16 +63,21 @@ class _Review:
         self.text = text
         self.draft = draft
         self.sents = sentences(text)
+        self.starts = [s.start for s in self.sents]
         self.out = Text()
         self.toponyms: list[dict[str, Any]] = draft.get("toponyms") or []
+        self.by_place: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for t in self.toponyms:
+            self.by_place[t.get("place") or ""].append(t)
 
     def sentence_of(self, start: int) -> Sentence | None:
-        return next((s for s in self.sents if s.start <= start < s.end), None)
+        """The sentence holding character ``start`` (a binary search: one per span)."""
+        at = bisect.bisect_right(self.starts, start) - 1
+        s = self.sents[at] if at >= 0 else None
+        return s if s is not None and s.start <= start < s.end else None
 
     def show(self, spans: list[Span], indent: str = "    ") -> None:
         """Print the sentences that hold these spans, with the spans highlighted."""
-        from rich.text import Text
-
         by_sentence: dict[int, list[Span]] = defaultdict(list)
         for a, b, style in spans:
             s = self.sentence_of(a)
@@ -74,15 +87,12 @@ class _Review:
             by_sentence[s.index].append((a, b, style))
         for index in sorted(by_sentence):
             s = self.sents[index - 1]
-            line = Text(self.text[s.start : s.end])
-            for a, b, style in by_sentence[index]:
-                line.stylize(style, max(0, a - s.start), min(s.end, b) - s.start)
             self.out.append(f"{indent}s{index} ", style="dim")
-            self.out.append_text(line)
+            self.out.append_text(_excerpt(self.text, s, by_sentence[index]))
             self.out.append("\n")
 
     def mentions_of(self, place_id: str, style: str) -> list[Span]:
-        return [(t["start"], t["end"], style) for t in self.toponyms if t.get("place") == place_id]
+        return [(t["start"], t["end"], style) for t in self.by_place.get(place_id, [])]
 
     def figures(self, items: list[dict[str, Any]]) -> None:
         for f in items:
@@ -104,7 +114,7 @@ class _Review:
         out.append("\nPlaces\n", style="bold underline")
         places = {p["id"]: p for p in self.draft.get("places", [])}
         for place_id, p in places.items():
-            ts = [t for t in self.toponyms if t.get("place") == place_id]
+            ts = self.by_place.get(place_id, [])
             conf = max((t["confidence"] for t in ts), default=None)
             out.append(f"  {place_id}", style="bold")
             out.append(
@@ -174,5 +184,43 @@ class _Review:
 
 
 def _in_sentences(spans: list[Span], evidence: list[dict[str, int]]) -> list[Span]:
-    inside = [(e["start"], e["end"]) for e in evidence]
-    return [sp for sp in spans if any(a <= sp[0] < b for a, b in inside)]
+    """The spans that start inside one of the ``evidence`` ranges (a binary search each)."""
+    inside = sorted((e["start"], e["end"]) for e in evidence)
+    starts = [a for a, _ in inside]
+    reach = list(accumulate((b for _a, b in inside), max))  # the furthest end so far
+    out = []
+    for sp in spans:
+        at = bisect.bisect_right(starts, sp[0]) - 1
+        if at >= 0 and sp[0] < reach[at]:
+            out.append(sp)
+    return out
+
+
+def _excerpt(text: str, s: Sentence, spans: list[Span]) -> Text:
+    """Sentence ``s`` with ``spans`` highlighted; past :data:`SHOWN_CHARS`, only the parts
+    within :data:`AROUND` characters of a span, joined by "…", so that what is shown grows
+    with the spans, never as their number times the sentence."""
+    from rich.text import Text
+
+    spans = sorted((max(a, s.start), min(max(a, b), s.end), style) for a, b, style in spans)
+    parts = [(s.start, s.end)]
+    if s.end - s.start > SHOWN_CHARS:
+        parts = []
+        for a, b, _style in spans:  # each span lies inside the part made around it
+            a, b = max(s.start, a - AROUND), min(s.end, b + AROUND)
+            if parts and a <= parts[-1][1]:
+                parts[-1] = (parts[-1][0], max(parts[-1][1], b))
+            else:
+                parts.append((a, b))
+    line, at = Text(), []  # at: where each part starts in the line
+    for a, b in parts:
+        line.append("…" if a > s.start else "")
+        at.append(len(line.plain))
+        line.append(text[a:b])
+    line.append("…" if parts[-1][1] < s.end else "")
+    firsts = [a for a, _b in parts]
+    for a, b, style in spans:
+        k = bisect.bisect_right(firsts, a) - 1
+        if style and k >= 0:
+            line.stylize(style, at[k] + a - parts[k][0], at[k] + b - parts[k][0])
+    return line

@@ -157,7 +157,7 @@ class Grammar(Movers):
             for k in range(first, last + 1):
                 names[k] = name
         for first, last in self._unnamed_runs(names):
-            while self.toks[first].lower in ARTICLES:
+            while first < last and self.toks[first].lower in ARTICLES:  # "Az" alone is a name
                 first += 1
             text = self.text[self.toks[first].start : self.toks[last].end]
             ref = f"unresolved:{normalize(text)}"

@@ -131,7 +131,8 @@ class Movements(Grammar):
             # trucks or a bare convoy sent for no one, naming no one: a delivery
             goods = not c.inbound and not self._passengers(c.sentence)
             what = "aid" if c.mover == "aid" or goods else "empty"
-            figs = [f for f in at.get(c.sentence + 1, []) if f.kind != "people"]
+            # a figure belongs to one record: the sentence's first vehicles take its figures
+            figs = [f for f in at.pop(c.sentence + 1, []) if f.kind != "people"]
             out.append(VehicleDraft(what, c.origins, c.destinations, [c.sentence + 1], figs))
             if what == "empty":  # people move out of where empty vehicles went
                 claims.append(Claim(c.sentence, c.destinations, c.origins, [], "people"))
@@ -173,7 +174,7 @@ class Movements(Grammar):
             if not legs:
                 if origins or dests:  # with its legs inside their ends, only its origins stay
                     move = MovementDraft(origins, [] if origins else dests)
-                    self._add_sentence(move, si, at.get(si + 1, []))
+                    self._add_sentence(move, si, at.pop(si + 1, []))
                     open_moves.append(move)
                 continue
             for n, (start, end) in enumerate(legs):
@@ -201,7 +202,8 @@ class Movements(Grammar):
                     for p in pairs
                     if p[0] == start and p != (start, end) and p not in corridor.also
                 ]
-                self._add_sentence(corridor, si, at.get(si + 1, []) if n == 0 else [])
+                # a figure belongs to one movement: the sentence's first leg takes its figures
+                self._add_sentence(corridor, si, at.pop(si + 1, []) if n == 0 else [])
         generic = sorted(self._moving - claimed)
         return corridors, open_moves, generic, origin_sentence
 

@@ -33,9 +33,9 @@ def sentences(text: str) -> list[Sentence]:
     spans: list[tuple[int, int]] = []
     for line in re.finditer(r"[^\n]+", text):
         start = line.start()
+        backwards = line.group()[::-1]  # the word before each end is read back from the end
         for m in _SENTENCE_END.finditer(line.group()):
-            before = re.search(r"([\w.]+)[.!?]*$", line.group()[: m.start() + 1])
-            word = before.group(1).rstrip(".").lower() if before else ""
+            word = _word_before(backwards, m.start()).lower()
             if word in ABBREVIATIONS or re.fullmatch(r"(?:[a-z]\.)*[a-z]", word):
                 continue  # Dr. Hamza, U.N. envoy
             end = line.start() + m.end()
@@ -51,6 +51,20 @@ def sentences(text: str) -> list[Sentence]:
         if b > a:
             out.append(Sentence(len(out) + 1, a, b))
     return out
+
+
+_WORD_BACKWARDS = re.compile(r"[\w.]*")
+
+
+def _word_before(backwards: str, end: int) -> str:
+    """The word (letters, digits, dots) just before position ``end`` of a line, its dots cut
+    from its end, given the line reversed: the match reads only that word, so splitting a
+    paragraph stays linear in its length (a search of the whole line before each end was
+    quadratic)."""
+    at = len(backwards) - end
+    word = _WORD_BACKWARDS.match(backwards, at)
+    assert word is not None  # it may match nothing, never fail
+    return word.group()[::-1].rstrip(".")
 
 
 def _quoted_ranges(text: str) -> list[tuple[int, int]]:

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from routes import __version__, settings
-from routes._io import atomic_path, file_sha256, private_dir
-from routes.errors import DownloadError, NetworkError
+from routes._io import atomic_path, file_sha256
+from routes.errors import DownloadError, NetworkError, RoutesError
 from routes.text import brief
 
 log = logging.getLogger("routes")
@@ -542,7 +542,7 @@ def fetch(scenario: Scenario) -> RoadNetwork:
 
     path = extract_path(scenario)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_path(path) as tmp:
+    with atomic_path(path, entry=True) as tmp:
         ox.save_graphml(G, tmp)
     roads = _cached(f"extract-{file_sha256(path)[:20]}", lambda: RoadArrays.from_networkx(G))
     roads.graph["travel_time_model"] = TRAVEL_TIME_MODEL
@@ -722,9 +722,11 @@ def _cached(key: str, build: Callable[[], RoadArrays], *, lazy: bool = False) ->
     roads.router.hierarchy_cache = saved_hierarchies(path)  # beside the entry
     columns = arrays.arrays()
     columns.update({f"router/{k}": v for k, v in roads.router.arrays().items()})
-    private_dir(path.parent.parent)
-    private_dir(path.parent)
-    write_npz(path, columns)
+    try:
+        settings.cache_folder(path.parent.name)
+        write_npz(path, columns)
+    except (OSError, RoutesError) as exc:  # routed all the same; the next run builds it again
+        log.warning("cannot keep the graph in the cache (%s)", exc)
     return roads
 
 
@@ -733,7 +735,8 @@ def _load_entry(path: Path, *, lazy: bool = False) -> RoadNetwork | None:
     is broken) when there is none to use."""
     from routes.network.store import read_npz, saved_hierarchies
     from routes.routing.arrays import RoadArrays
-    from routes.routing.backend import Router
+    from routes.routing.backend import WEIGHTS, Router
+    from routes.routing.ch import integer_weights
     from routes.routing.roads import RoadNetwork
 
     if not path.is_file():
@@ -743,6 +746,8 @@ def _load_entry(path: Path, *, lazy: bool = False) -> RoadNetwork | None:
         router = Router.from_saved(
             {k[len("router/") :]: arrays[k] for k in arrays if k.startswith("router/")}
         )
+        for weight in WEIGHTS:  # each fits a contraction hierarchy, as a built one does
+            integer_weights(router.weights[weight], weight)
         router.hierarchy_cache = saved_hierarchies(path)
         columns = RoadArrays.from_arrays(arrays, lazy=lazy, damaged=_damaged(path))
         if any(len(r) and int(r.max()) >= columns.n_edges for r in router.rows.values()):

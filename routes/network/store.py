@@ -27,6 +27,7 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 
 from routes._io import open_binary_atomically, write_atomically
+from routes.errors import RoutesError
 from routes.routing.arrays import LazyColumns
 
 if TYPE_CHECKING:
@@ -57,7 +58,8 @@ def write_npz(path: str | Path, arrays: Mapping[str, NDArray[Any]]) -> None:
     """Write ``arrays`` as an uncompressed ``.npz`` at ``path``, atomically (no object arrays).
 
     A member larger than one :data:`BLOCK` gets a member ``blocks/<name>``: the CRC-32 of
-    each block of its bytes, so that a reader checks only the blocks it reads.
+    each block of its bytes, so that a reader checks only the blocks it reads. The file is a
+    cache entry: a link in its place is replaced, never followed.
     """
     for name, array in arrays.items():
         if np.asarray(array).dtype.hasobject:
@@ -65,7 +67,7 @@ def write_npz(path: str | Path, arrays: Mapping[str, NDArray[Any]]) -> None:
         if name.startswith(SUMS):
             raise ValueError(f"array {name!r}: names starting {SUMS!r} hold checksums")
     with (
-        open_binary_atomically(path) as f,
+        open_binary_atomically(path, entry=True) as f,
         zipfile.ZipFile(f, "w", zipfile.ZIP_STORED, allowZip64=True) as z,
     ):
         for name, array in arrays.items():
@@ -136,7 +138,7 @@ def saved_hierarchies(entry: Path) -> Callable[[Router, str], Hierarchy]:
             arrays = split_native(native.read_bytes(), hierarchy.weights)
         try:
             write_npz(file, arrays)
-        except OSError as exc:
+        except (OSError, RoutesError) as exc:
             log.warning("cannot save the hierarchy beside the graph cache (%s)", exc)
         return hierarchy
 
@@ -190,6 +192,10 @@ class MappedNpz(LazyColumns):
         """The shape of member ``name``, from its header (only the block holding it is read)."""
         shape: tuple[int, ...] = self._member(name).array.shape
         return shape
+
+    def dtype(self, name: str) -> np.dtype[Any]:
+        """The type of member ``name``'s elements, from its header."""
+        return self._member(name).array.dtype
 
     def take(self, name: str, rows: NDArray[np.integer[Any]]) -> NDArray[Any]:
         """Rows ``rows`` (integers, along the first axis) of member ``name``, a copy; only

@@ -6,9 +6,10 @@ by name, so that a lookup reads a few rows instead of parsing their tables each 
 The index lives in the cache folder. It is built under a lock (so that concurrent
 first runs build it once and the others wait), into a uniquely named temporary file
 that replaces the index only when complete (:func:`routes._io.atomic_path`), and
-checked (``PRAGMA quick_check``, schema version, row counts) whenever the file
-differs from the one last verified. A truncated, empty or garbled index is rebuilt
-with a one-line warning instead of breaking every later run.
+checked (``PRAGMA quick_check``, schema version, row counts, and every row's types and
+ranges: :data:`VALID_ROWS`) whenever the file differs from the one last verified; its
+schema version is read from its header on every run. A truncated, empty, garbled or
+planted index is rebuilt with a one-line warning instead of breaking every later run.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import gc
 import hashlib
 import json
 import logging
+import os
 import re
 import sqlite3
 import time
@@ -31,8 +33,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from routes import settings
-from routes._io import atomic_path, file_sha256, private_dir, write_atomically
+from routes._io import atomic_path, file_sha256, open_entry, read_entry, write_atomically
 from routes.datasets import DATA_DIR
+from routes.errors import RoutesError
 from routes.places.names import normalize, normalize_all, skeleton
 
 __all__ = [
@@ -40,6 +43,7 @@ __all__ = [
     "OTHER_NAME_POPULATION",
     "SOURCES",
     "TABLES",
+    "VALID_ROWS",
     "Bounds",
     "GeoName",
     "area_rows",
@@ -127,8 +131,11 @@ def geonames_db() -> sqlite3.Connection:
     if not _trusted(path):
         from filelock import FileLock
 
-        private_dir(path.parent)
-        with FileLock(path.with_name(path.name + ".lock"), timeout=LOCK_TIMEOUT_S):
+        settings.cache_folder()
+        lock = path.with_name(path.name + ".lock")
+        if os.path.islink(lock):  # planted: the lock is opened without following links
+            lock.unlink()
+        with FileLock(lock, timeout=LOCK_TIMEOUT_S):
             if not _trusted(path):  # another run may have built it while we waited
                 _verify_or_rebuild(path)
     return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
@@ -369,17 +376,22 @@ def _stamp(path: Path) -> Path:
 
 
 def _trusted(path: Path) -> bool:
-    """Whether ``path`` is the very file last verified (by this run, or one recorded on disk)."""
+    """Whether ``path`` is the very file last verified (by this run, or one recorded on disk
+    in a stamp of this user's, beside an index of this user's whose header still says its
+    schema version)."""
     stat = _stat(path)
     if stat is None:
         return False
     if _verified.get(path) == stat:
         return True
     try:
-        recorded = tuple(json.loads(_stamp(path).read_text(encoding="utf-8")))
+        recorded = tuple(json.loads(read_entry(_stamp(path), limit=256) or b"null"))
+        mine = all(os.stat(p).st_uid == os.geteuid() for p in (path, _stamp(path)))
+        with open_entry(path) as f:
+            version = int.from_bytes(f.read(100)[60:64], "big")  # SQLite's user_version
     except (OSError, ValueError, TypeError):
         return False
-    if recorded != stat:
+    if recorded != stat or not mine or version != INDEX_VERSION:
         return False
     _verified[path] = stat
     return True
@@ -387,7 +399,7 @@ def _trusted(path: Path) -> bool:
 
 def _verify_or_rebuild(path: Path) -> None:
     """Check the index (call under the lock); rebuild it when missing or broken."""
-    if path.exists():
+    if os.path.lexists(path):
         problem = _problem(path)
         if problem is None:
             _trust(path)
@@ -403,12 +415,42 @@ def _verify_or_rebuild(path: Path) -> None:
 def _trust(path: Path) -> None:
     stat = _stat(path)
     assert stat is not None
-    write_atomically(_stamp(path), json.dumps(stat).encode())
     _verified[path] = stat
+    try:
+        write_atomically(_stamp(path), json.dumps(stat).encode(), entry=True)
+    except (OSError, RoutesError) as exc:  # the next run checks the index again
+        logging.getLogger("routes").info("cannot stamp the GeoNames index verified (%s)", exc)
+
+
+#: What each row of the index's tables holds, as a build writes it (SQLite's ``typeof``,
+#: and the ranges lookups rely on): a planted index of the right shape but other data (a
+#: town without a name) is rebuilt, not read.
+VALID_ROWS = {
+    "cities": "typeof(id) = 'integer' AND typeof(name) = 'text' AND typeof(lat) = 'real' "
+    "AND lat BETWEEN -90 AND 90 AND typeof(lon) = 'real' AND lon BETWEEN -180 AND 180 "
+    "AND typeof(country) = 'text' AND typeof(population) = 'integer' AND population >= 0 "
+    "AND typeof(admin1) = 'text' AND typeof(capital) = 'text' "
+    "AND typeof(key) IN ('text', 'null') AND typeof(skeleton) IN ('text', 'null')",
+    "names": "typeof(key) = 'text' AND typeof(id) = 'integer'",
+    "areas": "typeof(id) = 'integer' AND typeof(name) = 'text' AND typeof(aliases) = 'text' "
+    "AND json_valid(aliases) AND json_type(aliases) = 'array' AND typeof(level) = 'text' "
+    "AND typeof(country) IN ('text', 'null') AND typeof(lat) = 'real' "
+    "AND lat BETWEEN -90 AND 90 AND (typeof(lon) = 'null' OR (typeof(lon) = 'real' "
+    "AND lon BETWEEN -180 AND 180)) AND typeof(source) = 'text' "
+    "AND typeof(geonames_id) IN ('integer', 'null') AND typeof(population) = 'integer' "
+    "AND typeof(admin1) IN ('text', 'null')",
+    "area_names": "typeof(key) = 'text' AND typeof(skeleton) = 'text' "
+    "AND typeof(area) = 'integer' AND typeof(main) = 'integer'",
+}
 
 
 def _problem(path: Path) -> str | None:
     """What is wrong with the index file, or ``None`` when it is whole and current."""
+    try:
+        with open_entry(path):  # a regular file (a FIFO would block SQLite's open)
+            pass
+    except (OSError, ValueError) as exc:
+        return str(exc)
     try:
         with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
             schema = db.execute("PRAGMA user_version").fetchone()[0]
@@ -422,6 +464,10 @@ def _problem(path: Path) -> str | None:
                 count = db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
                 if not count or count != expected.get(table):
                     return f"{count} rows in {table}, expected {expected.get(table)}"
+            for table, valid in VALID_ROWS.items():
+                bad = db.execute(f"SELECT count(*) FROM {table} WHERE NOT ({valid})").fetchone()
+                if bad[0]:
+                    return f"{bad[0]} rows of {table} hold what no build writes"
     except sqlite3.DatabaseError as exc:
         return str(exc)
     return None
@@ -488,7 +534,10 @@ def _write_index(path: Path, towns: list[dict[str, Any]]) -> None:
     step("read the GeoNames cities500 table")
     regions = _admin1_names([c["latitude"] for c in towns], [c["longitude"] for c in towns])
     step("found each town's first-level region")
-    with atomic_path(path) as tmp, closing(sqlite3.connect(tmp, check_same_thread=False)) as db:
+    with (
+        atomic_path(path, entry=True) as tmp,
+        closing(sqlite3.connect(tmp, check_same_thread=False)) as db,
+    ):
         db.executescript(_SCHEMA)
         with _Background(db) as write:
             for at in range(0, len(towns), BATCH):

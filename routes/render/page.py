@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ASSETS_CSS",
     "ASSETS_JS",
+    "FRAME_SANDBOX",
     "Inline",
     "build_map",
     "page",
@@ -258,7 +259,10 @@ def save(m: folium.Map, path: str | Path, *, cdn: bool = False) -> Path:
 
 @dataclass(frozen=True)
 class Inline:
-    """A page shown in a notebook cell, in a frame of its own (Jupyter calls ``_repr_html_``)."""
+    """A page shown in a notebook cell, in a frame of its own (Jupyter calls ``_repr_html_``).
+
+    The frame is sandboxed: its scripts run (the map needs them) in an origin of their own,
+    never the notebook's, so nothing in a page can reach the notebook or its kernel."""
 
     page: str
     height_px: int = 600
@@ -267,9 +271,14 @@ class Inline:
         # ASCII with character references: right whatever encoding the notebook page has
         text = html.escape(self.page, quote=True).encode("ascii", "xmlcharrefreplace").decode()
         return (
-            f'<iframe srcdoc="{text}" title="map" '
+            f'<iframe srcdoc="{text}" title="map" sandbox="{FRAME_SANDBOX}" allowfullscreen '
             f'style="width:100%;height:{self.height_px}px;border:none"></iframe>'
         )
+
+
+#: What the notebook frame's page may do: run scripts and open links in a new window, in an
+#: origin of its own (no ``allow-same-origin``: it never shares the notebook's).
+FRAME_SANDBOX = "allow-scripts allow-popups allow-popups-to-escape-sandbox"
 
 
 def view(m: folium.Map, *, height_px: int = 600) -> Inline:

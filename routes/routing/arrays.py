@@ -260,8 +260,11 @@ class RoadArrays:
         """
         try:
             meta = json.loads(bytes(arrays["meta"]))
-            if meta.get("format") != FORMAT:
-                raise ValueError(f"road arrays of format {meta.get('format')}, not {FORMAT}")
+            if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+                raise ValueError(f"road arrays of another format, not {FORMAT}")
+            if not isinstance(meta["graph"], dict) or not isinstance(meta["values"], dict):
+                raise ValueError("road arrays whose graph or values are not mappings")
+            _typed(arrays)
             roads = cls({}, {}, meta["graph"], meta["values"])
             hook = damaged if lazy else None
             roads.nodes = _Checked(arrays, "nodes/", roads, hook)
@@ -271,7 +274,9 @@ class RoadArrays:
                 raise ValueError(f"road arrays without {sorted(missing) or ['id']}")
             if "boxes" in arrays:
                 roads._boxes = np.asarray(arrays["boxes"])
-                if roads._boxes.shape != (-(-roads.n_edges // BOX_ROWS), 4):
+                if roads._boxes.shape != (-(-roads.n_edges // BOX_ROWS), 4) or not (
+                    roads._boxes.dtype.kind == "f"
+                ):
                     raise ValueError(f"edge boxes of shape {roads._boxes.shape}")
         except (KeyError, TypeError, json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise ValueError(f"not road arrays ({exc!r})") from None
@@ -288,6 +293,7 @@ class RoadArrays:
     def check_column(self, node: bool, name: str, column: NDArray[Any]) -> None:
         """ValueError unless one whole column fits the others (columns from a file are
         checked when first read)."""
+        _column_type(name, column)
         self.check_shape(node, name, column.shape)
         self.check_rows(node, name, None, column)
         if name == "geometry_offsets" and (column[0] != 0 or column[-1] != self._points):
@@ -309,14 +315,20 @@ class RoadArrays:
         self, node: bool, name: str, rows: NDArray[np.intp] | None, values: NDArray[Any]
     ) -> None:
         """ValueError unless ``values``, column ``name`` at ``rows`` (None: all of it), can
-        be used: every code has its value; geometry offsets point into the points and
-        never decrease from one row read to the next."""
+        be used: of the type its name says, every code has its value, every float is a
+        number, every end is a node; geometry offsets point into the points and never
+        decrease from one row read to the next."""
+        _column_type(name, values)
         if name.startswith("code:"):
             vocab = self.values.get(("node:" if node else "edge:") + name[len("code:") :])
-            if vocab is None or (
+            if not isinstance(vocab, list) or (
                 values.size and not -1 <= values.min() <= values.max() < len(vocab)
             ):
                 raise ValueError(f"column {name} has codes without values")
+        elif name.startswith("float:") and not np.isfinite(values).all():
+            raise ValueError(f"column {name} has values that are not finite numbers")
+        elif name in {"u", "v"} and not np.isin(values, self.nodes["id"]).all():
+            raise ValueError(f"column {name} names nodes the graph does not have")
         elif name == "geometry_offsets" and values.size:
             steps = np.diff(values) if rows is None else np.diff(values)[np.diff(rows) == 1]
             if values.min() < 0 or values.max() > self._points or (steps < 0).any():
@@ -346,6 +358,10 @@ class LazyColumns(Mapping[str, "NDArray[Any]"]):
     def shape(self, name: str) -> tuple[int, ...]:
         """The shape of array ``name``."""
         return np.shape(self[name])
+
+    def dtype(self, name: str) -> np.dtype[Any]:
+        """The type of the elements of array ``name``."""
+        return np.asarray(self[name]).dtype
 
     def take(self, name: str, rows: NDArray[np.intp]) -> NDArray[Any]:
         """Rows ``rows`` of array ``name`` (along its first axis), a copy."""
@@ -427,6 +443,42 @@ def _edge_boxes(roads: RoadArrays) -> NDArray[np.float64]:
         xs, ys = np.concatenate([x[ends], points[:, 0]]), np.concatenate([y[ends], points[:, 1]])
         out[i] = np.fmin.reduce(xs), np.fmin.reduce(ys), np.fmax.reduce(xs), np.fmax.reduce(ys)
     return out
+
+
+#: What each column of a table may be: its dtype kinds and number of axes, by its name.
+_COLUMN_TYPES = {"id": ("i", 1), "u": ("i", 1), "v": ("i", 1), "key": ("i", 1),
+                 "geometry_offsets": ("i", 1), "geometry_xy": ("f", 2), "float:": ("f", 1),
+                 "code:": ("i", 1)}  # fmt: skip
+#: The columns routing and drawing read that every graph has.
+_REQUIRED = ("nodes/id", "nodes/float:x", "nodes/float:y", "edges/u", "edges/v", "edges/key",
+             "edges/geometry_offsets", "edges/geometry_xy", "edges/float:length",
+             "edges/float:travel_time")  # fmt: skip
+
+
+def _typed(arrays: Mapping[str, NDArray[Any]]) -> None:
+    """ValueError unless the columns every graph has are there, and those that count its
+    nodes, edges and points have their type (the others are checked when first read,
+    :func:`_column_type`; of a mapped file, only their headers are read here)."""
+    if missing := [name for name in _REQUIRED if name not in arrays]:
+        raise ValueError(f"road arrays without {missing}")
+    for name, kind, axes in (
+        ("nodes/id", "i", 1),
+        ("edges/u", "i", 1),
+        ("edges/geometry_xy", "f", 2),
+    ):
+        dtype = arrays.dtype(name) if isinstance(arrays, LazyColumns) else arrays[name].dtype
+        if dtype.kind != kind or len(_shape(arrays, name)) != axes:
+            raise ValueError(f"column {name} is not what a graph's {name} holds")
+
+
+def _column_type(name: str, values: NDArray[Any]) -> None:
+    """ValueError unless ``values`` (a column, or rows of it) have the type and axes that
+    column ``name`` holds (:data:`_COLUMN_TYPES`)."""
+    kinds, axes = _COLUMN_TYPES.get(name.split(":")[0] + ":" * (":" in name), ("", 0))
+    if values.dtype.kind not in kinds or values.ndim != axes:
+        raise ValueError(f"column {name} is not what a graph's {name} holds")
+    if name == "geometry_xy" and values.shape[1:] != (2,):
+        raise ValueError("geometry points are not (x, y) pairs")
 
 
 def _shape(table: Mapping[str, NDArray[Any]], name: str) -> tuple[int, ...]:

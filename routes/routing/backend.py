@@ -213,6 +213,9 @@ class Router:
             if int(z["format"]) != FORMAT:
                 raise ValueError(f"routing arrays of format {int(z['format'])}")
             weights = {k.split(":", 1)[1]: z[k] for k in z if k.startswith("weight:")}
+            missing = set(WEIGHTS) - {k.split(":", 1)[1] for k in z if k.startswith("weight:")}
+            if missing:
+                raise ValueError(f"routing arrays without the weights {sorted(missing)}")
             router = cls(
                 ids=z["ids"],
                 x=z["x"],
@@ -240,6 +243,19 @@ class Router:
         index a node) and, per weight, finite non-negative values and rows for each pair.
         Checksums say a file is as written; this says what was written is a graph (a native
         contraction or a scipy search on inconsistent arrays may abort the process)."""
+        vectors = [
+            ("ids", self.ids, "i"),
+            ("x", self.x, "f"),
+            ("y", self.y, "f"),
+            ("indptr", self.indptr, "iu"),
+            ("indices", self.indices, "iu"),
+            *((f"weight {k}", w, "f") for k, w in self.weights.items()),
+            *((f"rows of {k}", r, "iu") for k, r in self.rows.items()),
+            *((f"profile of {k}", a, "f") for k, p in self._profiles.items() for a in p),
+        ]
+        mistyped = [name for name, array, kinds in vectors if not _vector(array, kinds)]
+        if mistyped:
+            raise ValueError(f"routing arrays of other types ({', '.join(mistyped)})")
         n, m = len(self.ids), len(self.indices)
         index_range = (int(self.indices.min()), int(self.indices.max())) if m else (0, 0)
         checks = {
@@ -261,6 +277,12 @@ class Router:
             rows = self.rows.get(name)
             checks[f"rows of {name}"] = (
                 rows is not None and rows.shape == (m,) and (m == 0 or int(rows.min()) >= 0)
+            )
+        for name, (bands, factors) in self._profiles.items():  # ascending; detours >= 1
+            checks[f"profile of {name}"] = (
+                len(bands) == len(factors) > 0
+                and bool((np.diff(bands) >= 0).all() and (factors >= 1).all())
+                and bool(np.isfinite(factors).all())
             )
         bad = [name for name, ok in checks.items() if not ok]
         if bad:
@@ -758,3 +780,8 @@ def _cheapest(
     at = np.where(weights == np.repeat(least, runs), np.arange(len(weights)), len(weights))
     first: NDArray[np.intp] = np.minimum.reduceat(at, starts)
     return least, first
+
+
+def _vector(array: Any, kinds: str) -> bool:
+    """Whether ``array`` is a one-axis numpy array of one of the dtype ``kinds`` ("i", "f")."""
+    return isinstance(array, np.ndarray) and array.ndim == 1 and array.dtype.kind in kinds

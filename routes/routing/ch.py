@@ -127,6 +127,9 @@ _MAGIC = 0x436F6E7448696572
 _HEADER = 24  # the header struct, padded to 8 bytes
 _SIDES = ("forward", "backward")
 _INVALID = 2**32 - 1
+#: The arrays of a saved hierarchy (:func:`split_native`).
+_MEMBERS = ("rank", "weights_sha256", *(f"{side}/{name}" for side in _SIDES for name in
+            ("first_out", "head", "weight", "original", "first_arc", "second_arc")))  # fmt: skip
 
 
 def split_native(raw: bytes, weights: NDArray[np.uint32]) -> dict[str, NDArray[Any]]:
@@ -185,6 +188,11 @@ def check_saved(saved: Mapping[str, NDArray[Any]], n: int, weights: NDArray[np.u
     that RoutingKit may load: every check of its ``check_contraction_hierarchy_for_errors``
     (permutation, CSR bounds, upward arcs, shortcut arcs and their weights)."""
     try:
+        for name in _MEMBERS:  # each a vector of its type, before any value is read
+            array, kinds = saved[name], "b" if name.endswith("original") else "iu"
+            vector = isinstance(array, np.ndarray) and array.ndim == 1
+            if not vector or array.dtype.kind not in kinds:
+                raise ValueError(f"{name} is not a vector of its type")
         if not np.array_equal(saved["weights_sha256"], _digest(weights)):
             raise ValueError("contracted on other weights")
         rank = np.asarray(saved["rank"])

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CANDIDATES_PER_LEG",
     "FIGURE_COLUMNS",
+    "MAX_ALTERNATIVE_LEGS",
     "MIN_DIFFERENCE",
     "OFF_ROAD_M",
     "PROXY_NO_TIME",
@@ -36,6 +37,7 @@ __all__ = [
     "Snap",
     "alternative_routes",
     "candidate_routes",
+    "check_alternatives",
     "choose_search",
     "measure_route",
     "proxy_length_km",
@@ -73,6 +75,26 @@ MIN_DIFFERENCE = 0.2
 
 #: Loopless paths examined per leg when looking for alternatives (Yen's algorithm).
 CANDIDATES_PER_LEG = 40
+
+#: The most alternatives times legs (a leg joins two stops of a corridor) one run may ask
+#: for. Each leg is a k-shortest-paths search, and every candidate a whole route: on the
+#: proxy network, 10 alternatives took 6 s over 10 waypoints, 32 s over 80, and more than
+#: 600 s over 1,000 (issue 39; 2026-12-05, 2 CPUs, load 7).
+MAX_ALTERNATIVE_LEGS = 400
+
+
+def check_alternatives(scenario: Scenario, k: int) -> None:
+    """UsageError if ``k`` alternatives over the scenario's legs exceed
+    :data:`MAX_ALTERNATIVE_LEGS` (checked before any network is built or routed)."""
+    from routes.errors import UsageError
+
+    legs = sum(len(c.stops) - 1 for c in scenario.corridors)
+    if k * legs > MAX_ALTERNATIVE_LEGS:
+        raise UsageError(
+            f"--alternatives {k} over {legs:,} legs is {k * legs:,} searches; at most "
+            f"{MAX_ALTERNATIVE_LEGS} (alternatives × legs): ask for fewer alternatives, or for "
+            "none on a corridor of that many stops"
+        )
 
 
 @dataclass(frozen=True)
