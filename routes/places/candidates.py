@@ -36,7 +36,7 @@ from routes.places.geonames import (
     geonames_sounding,
     own_spelling,
 )
-from routes.places.names import area_named, normalize, skeleton
+from routes.places.names import DIVISION_WORDS, area_named, normalize, skeleton
 from routes.places.regions import Area, admin1_at
 from routes.places.spellings import region_namesakes
 from routes.scenario import Place
@@ -258,8 +258,8 @@ def candidates(
             return []
         name = head.strip()
         found = _exact(name, near, curated, keep)
-    area = None if found else area_named(name)
-    if area:  # "Homs province", "the countryside of Hama": the region, not the town
+    area = None if found else area_named(name, DIVISION_WORDS)
+    if area:  # "Homs province", "Migori County", "the countryside of Hama": the region
         regions = [c for c in _exact(area, near, curated, keep) if c.level in _REGIONS]
         return _monotone(
             [replace(c, confidence=match_confidence(c.level, c.how == "name")) for c in regions]

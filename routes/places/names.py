@@ -14,7 +14,15 @@ from collections.abc import Sequence
 from itertools import compress
 from operator import not_
 
-__all__ = ["AREA_WORDS", "area_named", "normalize", "normalize_all", "skeleton", "variant"]
+__all__ = [
+    "AREA_WORDS",
+    "DIVISION_WORDS",
+    "area_named",
+    "normalize",
+    "normalize_all",
+    "skeleton",
+    "variant",
+]
 
 #: Words that mark a name as a region's, not its town's ("Homs province", "the Kherson
 #: region", "Khartoum state", "Idlib governorate", "the countryside of Hama").
@@ -23,6 +31,16 @@ AREA_WORDS = frozenset(
         *("province", "provinces", "governorate", "governorates", "region", "regions"),
         *("oblast", "oblasts", "state", "states", "countryside", "district", "districts"),
         *("wilayah", "wilaya", "raion", "rayon", "muhafazah", "prefecture", "prefectures"),
+    ]
+)
+
+#: Words that mark a name asked of the geocoder as a division's beside :data:`AREA_WORDS`
+#: ("Migori County", "Potosí Department", "Schaffhausen canton"): ISO 3166-2's kinds of
+#: subdivision. Not read in stories, where "county" and "department" start other names.
+DIVISION_WORDS = AREA_WORDS | frozenset(
+    [
+        *("county", "counties", "department", "departments", "canton", "cantons", "parish"),
+        *("municipality", "municipalities", "division", "emirate", "voivodeship", "voivodship"),
     ]
 )
 
@@ -127,21 +145,23 @@ def _key(words: list[str]) -> str:
     return " ".join(kept)
 
 
-def area_named(name: str) -> str | None:
-    """The region's name in a name marked as a region's (:data:`AREA_WORDS`), else None.
+def area_named(name: str, words: frozenset[str] = AREA_WORDS) -> str | None:
+    """The region's name in a name marked as a region's (one of ``words``), else None.
 
     Examples
     --------
     >>> area_named("Homs province"), area_named("the countryside of Hama"), area_named("Homs")
     ('Homs', 'Hama', None)
+    >>> area_named("Migori County"), area_named("Migori County", DIVISION_WORDS)
+    (None, 'Migori')
     """
-    words = name.split()
-    if words[:1] and words[0].casefold() == "the":
-        words = words[1:]
-    if len(words) >= 2 and words[-1].casefold() in AREA_WORDS:
-        return " ".join(words[:-1])
-    if len(words) >= 3 and words[0].casefold() in AREA_WORDS and words[1].casefold() == "of":
-        return " ".join(words[2:])
+    split = name.split()
+    if split[:1] and split[0].casefold() == "the":
+        split = split[1:]
+    if len(split) >= 2 and split[-1].casefold() in words:
+        return " ".join(split[:-1])
+    if len(split) >= 3 and split[0].casefold() in words and split[1].casefold() == "of":
+        return " ".join(split[2:])
     return None
 
 
