@@ -7,7 +7,7 @@ import datetime as dt
 import json
 from typing import TYPE_CHECKING, Any
 
-from routes.render.credits import cite
+from routes.render.credits import DISCLAIMER, cite
 from routes.render.labels import STORY_AREA_RANK, Label, area_label, story_places
 from routes.render.markup import escape, script
 from routes.render.popups import (
@@ -70,13 +70,19 @@ def add_basemaps(m: folium.Map, offline: Any, *, tiles: bool = True) -> None:
             " const offline = {{ this.offline.get_name() }};"
             " const fallBack = function (layer) { if ({{ map }}.hasLayer(layer)) {"
             " {{ map }}.removeLayer(layer); {{ map }}.addLayer(offline);"
-            " {{ map }}.attributionControl.addAttribution({{ this.note|tojson }}); } };"
+            " const ctl = {{ map }}.attributionControl, note = {{ this.note|tojson }};"
+            " const said = {{ map }}.routesCredits, un = {{ this.disclaimer|tojson }};"
+            " if (said && said.includes(un)) {"  # the note before the UN's, in the same line
+            " ctl.removeAttribution(said);"
+            " {{ map }}.routesCredits = said.replace(un, note + ' · ' + un);"
+            " ctl.addAttribution({{ map }}.routesCredits); } else ctl.addAttribution(note); } };"
             " [{% for t in this.tiles %}{{ t.get_name() }},{% endfor %}].forEach(function (layer) {"
             " if (navigator.onLine === false) fallBack(layer);"
             " layer.once('tileerror', function () { fallBack(layer); }); }); })();",
             tiles=layers,
             offline=offline,
             note=BASEMAP_OFFLINE,
+            disclaimer=DISCLAIMER,
         )
     )
 

@@ -153,10 +153,13 @@ def build_map(
 
 
 def _add_credits(m: folium.Map, text: str) -> None:
+    """The credits line, kept on the map as ``routesCredits`` so that the basemap's
+    fallback can say in it that the basemap is unavailable (:func:`~.layers.add_basemaps`)."""
     m.add_child(
         script(  # every text in it was escaped: addAttribution writes HTML
-            "{{ this._parent.get_name() }}.attributionControl"
-            ".addAttribution({{ this.text|tojson }});",
+            "{% set map = this._parent.get_name() %}"
+            "{{ map }}.routesCredits = {{ this.text|tojson }};"
+            " {{ map }}.attributionControl.addAttribution({{ map }}.routesCredits);",
             text=text,
         )
     )
