@@ -1342,9 +1342,9 @@ def test_r4_every_bundled_area_is_a_point_on_the_globe(runner: Any) -> None:
     refuse such a row)."""
     import math
 
-    from routes.places import regions
+    from routes.places import features
 
-    for area in regions.all_areas():
+    for area in features.all_areas():
         assert math.isfinite(area.lat) and math.isfinite(area.lon), area.name
     result = runner.invoke(app, ["geocode", "--offline", "Southern Ocean"])
     assert result.exit_code == 1 and "unknown place" in result.stderr, result.output

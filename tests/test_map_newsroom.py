@@ -202,10 +202,9 @@ def test_each_corridor_label_is_on_its_line_nearer_its_destination(view: Any) ->
         inside = [f for x, y, f in points if label["x"] <= x <= label["x"] + label["w"]
                   and label["y"] <= y <= label["y"] + label["h"]]  # fmt: skip
         assert inside, f"{label['text']} does not touch its own line"
-        assert max(inside) > 0.5, f"{label['text']} is in the half nearer its origin"
-        cx, cy = label["x"] + label["w"] / 2, label["y"] + label["h"] / 2
-        (ox, oy, _), (dx, dy, _) = points[0], points[-1]
-        assert (cx - dx) ** 2 + (cy - dy) ** 2 < (cx - ox) ** 2 + (cy - oy) ** 2, label["text"]
+        # along the line, not as the crow flies: a route on roads bends back on itself
+        middle = sum(inside) / len(inside)
+        assert middle > 0.5, f"{label['text']} is in the half nearer its origin ({middle:.2f})"
 
 
 @_only("aleppo")

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     import geopandas as gpd
 
     from routes.routing.roads import RoadNetwork
-    from routes.scenario import Corridor, Scenario
+    from routes.scenario import Corridor, Place, Scenario
 
 __all__ = [
     "CANDIDATES_PER_LEG",
@@ -284,6 +284,10 @@ def route_legs(
             )
         else:
             row.update(route_status="ok", **measure_route(G, path, weight))
+            if G.graph.get("network_source") == "proxy":  # as the corridor's length
+                stop, to = corridor.stops[i], corridor.stops[i + 1]
+                leg_km = _proxy_leg_km(G, scenario.place(stop), scenario.place(to))
+                row["length_km"] = round(leg_km, 3)
         rows.append(row)
     return _times_known(G, gpd.GeoDataFrame(rows, geometry="geometry", crs="EPSG:4326"))
 
@@ -454,11 +458,15 @@ def proxy_length_km(G: RoadNetwork, scenario: Scenario, corridor: Corridor) -> f
     stops, times the network's circuity. The links a route takes through towns no report
     names zigzag (between islands, around a gap in the towns), and would add length that
     follows no rule; the line drawn joins the stops, and so does its length."""
+    places = [scenario.place(stop) for stop in corridor.stops]
+    return round(sum(_proxy_leg_km(G, a, b) for a, b in pairwise(places)), 3)
+
+
+def _proxy_leg_km(G: RoadNetwork, a: Place, b: Place) -> float:
+    """One leg's length on the proxy network (see :func:`proxy_length_km`)."""
     from routes.distance import great_circle_km
 
-    places = [scenario.place(stop) for stop in corridor.stops]
-    legs = sum(great_circle_km(a.lat, a.lon, b.lat, b.lon) for a, b in pairwise(places))
-    return round(legs * float(G.graph.get("circuity", 1.0)), 3)
+    return great_circle_km(a.lat, a.lon, b.lat, b.lon) * float(G.graph.get("circuity", 1.0))
 
 
 def _stop_names(scenario: Scenario, corridor: Corridor) -> list[str]:
