@@ -9,9 +9,8 @@ its routed line. Goal: ≤ 1 KB of route geometry per route.
 
 Also measured: the app's own page (:func:`routes.render.build_map`) on the same routes,
 and the Aleppo map as ``routes map --offline`` writes it, on its stored OpenStreetMap roads
-and on the proxy network: self-contained (goal under 1 MB), with ``--cdn`` (goal ≤ 300 KB on
-the proxy; on the roads, which the page carries as data, ≤ 500 KB) and with ``--embed``
-(goal under 1 MB).
+and on the proxy network: self-contained (goal under 1 MB), with ``--cdn`` (goal ≤ 300 KB)
+and with ``--embed`` (goal under 1 MB).
 """
 
 from __future__ import annotations
@@ -160,7 +159,7 @@ def test_app_map_route_geometry(
     ("roads", "cdn", "embed", "label", "goal", "limit"),
     [
         ("osm", False, False, "self-contained (default)", "< 1 MB (10⁶ B)", 1_000_000),
-        ("osm", True, False, "`--cdn`", "< 500 KB (5 × 10⁵ B)", 500_000),
+        ("osm", True, False, "`--cdn`", "< 300 KB (3 × 10⁵ B)", 300_000),
         ("osm", False, True, "`--embed`", "< 1 MB (10⁶ B)", 1_000_000),
         ("proxy", False, False, "self-contained", "< 1 MB (10⁶ B)", 1_000_000),
         ("proxy", True, False, "`--cdn`", "< 300 KB (3 × 10⁵ B)", 300_000),

@@ -5,15 +5,16 @@ primary roads, with their links) across the map's view, which show at the defaul
 which road each corridor takes; and every road within :data:`STREETS_NEAR_M` of a
 corridor, the streets it turns from and crosses, which show at a city's zoom that the
 line keeps to the streets. Each road class is one line of many parts (a few features,
-however many roads), so a city's streets do not swell the page.
+however many roads), its parts carried as encoded polylines (Google's format, 1e-5
+degrees: about a quarter of the GeoJSON), so a city's streets do not swell the page.
 """
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 from routes.columns import first_tag, mapped_when
+from routes.render.markup import script
 from routes.render.style import NETWORK_COLOUR
 
 if TYPE_CHECKING:
@@ -81,19 +82,39 @@ def add_roads(
     """The layer of :func:`road_lines` for the map's ``view`` ([[S, W], [N, E]]), named with
     the roads' date; shown, under the corridors, not clickable."""
     import folium
+    import polyline
+    import shapely
 
     (south, west), (north, east) = view
     lines = road_lines(G, corridors, (west, south, east, north))
     if lines.empty:
         return
     when = mapped_when(str(G.graph.get("osm_date") or "")).partition(" ")[2]  # "August 2021"
-    folium.GeoJson(
-        json.loads(lines.to_json(drop_id=True)),
-        name=f"Roads (OpenStreetMap, {when})" if when else "Roads (OpenStreetMap)",
-        interactive=False,
-        style_function=lambda feature: {
-            "color": NETWORK_COLOUR,
-            "weight": ROAD_WEIGHTS.get(feature["properties"]["highway"], _STREET_WEIGHT),
-            "opacity": 0.7,
-        },
-    ).add_to(m)
+    name = f"Roads (OpenStreetMap, {when})" if when else "Roads (OpenStreetMap)"
+    layer = folium.FeatureGroup(name=name).add_to(m)
+    roads = [
+        {
+            "weight": ROAD_WEIGHTS.get(road_class, _STREET_WEIGHT),
+            "parts": [
+                polyline.encode([(y, x) for x, y in part.coords], 5)
+                for part in shapely.get_parts(line)
+            ],
+        }
+        for road_class, line in zip(lines["highway"], lines.geometry, strict=True)
+    ]
+    m.add_child(script(_DRAW_ROADS, layer=layer, roads=roads, colour=NETWORK_COLOUR))
+
+
+#: Draws each class's encoded parts as one line in the roads' layer (the decoder reads
+#: Google's polyline format: zigzag varints of 5 bits, latitude then longitude deltas).
+_DRAW_ROADS = (
+    "(function () { const decode = function (s) { const out = []; let i = 0, lat = 0, lon = 0;"
+    " while (i < s.length) { for (let k = 0; k < 2; k++) { let b, shift = 0, v = 0;"
+    " do { b = s.charCodeAt(i++) - 63; v |= (b & 31) << shift; shift += 5; } while (b >= 32);"
+    " const d = v & 1 ? ~(v >> 1) : v >> 1; if (k === 0) lat += d; else lon += d; }"
+    " out.push([lat / 1e5, lon / 1e5]); } return out; };"
+    " {{ this.roads|tojson }}.forEach(function (road) {"
+    " L.polyline(road.parts.map(decode), {color: {{ this.colour|tojson }},"
+    " weight: road.weight, opacity: 0.7, interactive: false})"
+    ".addTo({{ this.layer.get_name() }}); }); })();"
+)
