@@ -199,3 +199,30 @@ def test_roads_that_miss_a_stop_are_not_routed_on(
     roads = network.choose(moved, offline=True)
     assert roads.graph["network_source"] == "proxy"
     assert "do not reach every stop of its corridors" in caplog.text
+
+
+def test_the_roads_in_the_page_decode_to_the_roads_drawn(aleppo: Any) -> None:
+    """The page carries each road class as encoded polylines: decoded, they are the lines of
+    ``road_lines`` for the page's view, part for part, to within the format's 1e-5 degrees."""
+    import polyline
+    import shapely
+
+    from routes.render import build_map, page
+    from routes.render.geometry import drawn_lines
+    from routes.render.roads import road_lines
+
+    roads = network.choose(aleppo, offline=True)
+    routed = corridors.route_corridors(roads, aleppo)
+    m = build_map(aleppo, routed, network=roads)
+    carried = json.loads(re.search(r"(\[\{\"parts\": .*?\}\])\.forEach", page(m)).group(1))
+    (south, west), (north, east) = importlib.import_module("routes.render.page")._view(
+        aleppo, drawn_lines(aleppo, routed)
+    )
+    lines = road_lines(roads, routed, (west, south, east, north))
+    assert len(carried) == len(lines) >= 5  # streets to motorways
+    for road, line in zip(carried, lines.geometry, strict=True):
+        parts = shapely.get_parts(line)
+        assert len(road["parts"]) == len(parts)
+        for encoded, part in zip(road["parts"], parts, strict=True):
+            got = np.array(polyline.decode(encoded, 5))[:, ::-1]  # lat, lon -> lon, lat
+            assert np.abs(got - np.array(part.coords)).max() <= 1e-5 + 1e-9
