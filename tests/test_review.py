@@ -320,7 +320,7 @@ def served(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[str], Path]]:
 def test_review_drafts_a_story_and_ctrl_c_stops_it_cleanly(
     served: tuple[str, subprocess.Popen[str], Path],
 ) -> None:
-    import httpx
+    import httpx2 as httpx
 
     url, process, folder = served
     assert httpx.get(url, timeout=30).status_code == 200

@@ -20,7 +20,15 @@ if TYPE_CHECKING:
     from routes.render.geometry import Roads
     from routes.scenario import Scenario, Source
 
-__all__ = ["DISCLAIMER", "GEONAMES", "NATURAL_EARTH", "OSM_ROADS", "cite", "credits"]
+__all__ = [
+    "DISCLAIMER",
+    "DISCLAIMER_TAG",
+    "GEONAMES",
+    "NATURAL_EARTH",
+    "OSM_ROADS",
+    "cite",
+    "credits",
+]
 
 OSM_ROADS = (
     'Roads © <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> '
@@ -34,6 +42,8 @@ DISCLAIMER = (
     "The boundaries and names shown and the designations used on this map do not imply "
     "official endorsement or acceptance."
 )
+#: The element that holds the note: what comes before it in the line is the credits proper.
+DISCLAIMER_TAG = '<span class="routes-disclaimer">'
 #: Up to this many publishers of figures are named in the line; more fold into a count.
 FIGURE_SOURCES_SHOWN = 3
 
@@ -102,7 +112,7 @@ def credits(
         )
     elif figure_sources:
         parts.append("Figures: " + named)
-    return " · ".join([*parts, f'<span class="routes-disclaimer">{escape(DISCLAIMER)}</span>'])
+    return " · ".join([*parts, f"{DISCLAIMER_TAG}{escape(DISCLAIMER)}</span>"])
 
 
 def _place_credit(source: Source) -> str:

@@ -7,7 +7,7 @@ import datetime as dt
 import json
 from typing import TYPE_CHECKING, Any
 
-from routes.render.credits import DISCLAIMER, cite
+from routes.render.credits import DISCLAIMER_TAG, cite
 from routes.render.labels import STORY_AREA_RANK, Label, area_label, story_places
 from routes.render.markup import escape, script
 from routes.render.popups import (
@@ -72,7 +72,7 @@ def add_basemaps(m: folium.Map, offline: Any, *, tiles: bool = True) -> None:
             " {{ map }}.removeLayer(layer); {{ map }}.addLayer(offline);"
             " const ctl = {{ map }}.attributionControl, note = {{ this.note|tojson }};"
             " const said = {{ map }}.routesCredits, un = {{ this.disclaimer|tojson }};"
-            " if (said && said.includes(un)) {"  # the note before the UN's, in the same line
+            " if (said && said.includes(un)) {"  # the note before the UN's, outside it
             " ctl.removeAttribution(said);"
             " {{ map }}.routesCredits = said.replace(un, note + ' · ' + un);"
             " ctl.addAttribution({{ map }}.routesCredits); } else ctl.addAttribution(note); } };"
@@ -82,7 +82,7 @@ def add_basemaps(m: folium.Map, offline: Any, *, tiles: bool = True) -> None:
             tiles=layers,
             offline=offline,
             note=BASEMAP_OFFLINE,
-            disclaimer=DISCLAIMER,
+            disclaimer=DISCLAIMER_TAG,
         )
     )
 

@@ -102,19 +102,21 @@ def add_roads(
         }
         for road_class, line in zip(lines["highway"], lines.geometry, strict=True)
     ]
-    m.add_child(script(_DRAW_ROADS, layer=layer, roads=roads, colour=NETWORK_COLOUR))
-
-
-#: Draws each class's encoded parts as one line in the roads' layer (the decoder reads
-#: Google's polyline format: zigzag varints of 5 bits, latitude then longitude deltas).
-_DRAW_ROADS = (
-    "(function () { const decode = function (s) { const out = []; let i = 0, lat = 0, lon = 0;"
-    " while (i < s.length) { for (let k = 0; k < 2; k++) { let b, shift = 0, v = 0;"
-    " do { b = s.charCodeAt(i++) - 63; v |= (b & 31) << shift; shift += 5; } while (b >= 32);"
-    " const d = v & 1 ? ~(v >> 1) : v >> 1; if (k === 0) lat += d; else lon += d; }"
-    " out.push([lat / 1e5, lon / 1e5]); } return out; };"
-    " {{ this.roads|tojson }}.forEach(function (road) {"
-    " L.polyline(road.parts.map(decode), {color: {{ this.colour|tojson }},"
-    " weight: road.weight, opacity: 0.7, interactive: false})"
-    ".addTo({{ this.layer.get_name() }}); }); })();"
-)
+    # Each class's parts as one line in the layer; the decoder reads Google's polyline
+    # format (zigzag varints of 5 bits, latitude then longitude deltas, 1e-5 degrees).
+    m.add_child(
+        script(
+            "(function () { const decode = function (s) { const out = []; let i = 0, lat = 0, lon = 0;"
+            " while (i < s.length) { for (let k = 0; k < 2; k++) { let b, shift = 0, v = 0;"
+            " do { b = s.charCodeAt(i++) - 63; v |= (b & 31) << shift; shift += 5; } while (b >= 32);"
+            " const d = v & 1 ? ~(v >> 1) : v >> 1; if (k === 0) lat += d; else lon += d; }"
+            " out.push([lat / 1e5, lon / 1e5]); } return out; };"
+            " {{ this.roads|tojson }}.forEach(function (road) {"
+            " L.polyline(road.parts.map(decode), {color: {{ this.colour|tojson }},"
+            " weight: road.weight, opacity: 0.7, interactive: false})"
+            ".addTo({{ this.layer.get_name() }}); }); })();",
+            layer=layer,
+            roads=roads,
+            colour=NETWORK_COLOUR,
+        )
+    )
