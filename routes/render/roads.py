@@ -106,9 +106,12 @@ def add_roads(
     # format (zigzag varints of 5 bits, latitude then longitude deltas, 1e-5 degrees).
     m.add_child(
         script(
-            "(function () { const decode = function (s) { const out = []; let i = 0, lat = 0, lon = 0;"
-            " while (i < s.length) { for (let k = 0; k < 2; k++) { let b, shift = 0, v = 0;"
-            " do { b = s.charCodeAt(i++) - 63; v |= (b & 31) << shift; shift += 5; } while (b >= 32);"
+            "(function () { const decode = function (s) {"
+            " const out = []; let i = 0, lat = 0, lon = 0;"
+            " while (i < s.length) { for (let k = 0; k < 2; k++) {"
+            " let b, shift = 0, v = 0;"
+            " do { b = s.charCodeAt(i++) - 63; v |= (b & 31) << shift; shift += 5; }"
+            " while (b >= 32);"
             " const d = v & 1 ? ~(v >> 1) : v >> 1; if (k === 0) lat += d; else lon += d; }"
             " out.push([lat / 1e5, lon / 1e5]); } return out; };"
             " {{ this.roads|tojson }}.forEach(function (road) {"
