@@ -31,6 +31,18 @@ def test_a_named_country_picks_the_namesake() -> None:
     )
 
 
+def test_a_named_country_does_not_pull_a_city_into_a_village_of_its_name() -> None:
+    """Naming where people fled to does not move where they fled from: the Herat of a
+    story that names Iran is Afghanistan's city, as the Herāt villages of Iran are small;
+    the movement stays a movement."""
+    found = _places("Some 300 families fled Herat into Iran after the fighting.")
+    assert found["Herat"][1] == "AF" and found["Iran"][1] == "IR"
+    legs = {(m.origins[0], m.destinations[0]) for m in extract(
+        "Some 300 families fled Herat into Iran after the fighting.").movements
+        if m.origins and m.destinations}  # fmt: skip
+    assert len(legs) == 1
+
+
 @pytest.mark.parametrize(
     ("text", "name", "region"),
     [

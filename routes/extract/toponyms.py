@@ -131,8 +131,22 @@ def _inside(c: Candidate, areas: set[tuple[str, str]] | tuple[()]) -> float:
 def _named_for(m: Mention, stated: set[str]) -> set[str]:
     """The countries whose places lead ``m``'s namesakes (:data:`NAMED_COUNTRY_WEIGHT`):
     those the story names, unless a namesake elsewhere is a national capital ("Brussels"
-    in a story that names the US)."""
-    return set() if any(c.capital and c.country not in stated for c in m.candidates) else stated
+    in a story that names the US) or a city of :data:`NAMESAKE_CITY` people while those in
+    the named countries are not ("Herat" in a story that names Iran, where its people fled
+    to, is Afghanistan's city, not the Iranian village; "San Jose" beside Costa Rica is
+    still its capital)."""
+
+    def renowned(c: Candidate) -> bool:
+        return c.feature != "country" and bool(
+            c.capital or (c.primary and c.population >= NAMESAKE_CITY)
+        )
+
+    if any(c.capital and c.country not in stated for c in m.candidates):
+        return set()
+    elsewhere = any(renowned(c) and c.country not in stated for c in m.candidates)
+    if elsewhere and not any(renowned(c) and c.country in stated for c in m.candidates):
+        return set()
+    return stated
 
 
 class Toponyms(Mentions):
