@@ -12,7 +12,7 @@ import routes.places
 
 #: Packages whose modules' docstring Examples are checked, and single modules.
 PACKAGES = [routes.places]
-MODULES = ["routes.distance"]
+MODULES = ["routes.distance", "routes.extract.parse"]
 
 
 def module_names() -> list[str]:

@@ -268,7 +268,8 @@ def test_corridors_out_of_eastern_aleppo(draft: dict[str, Any]) -> None:
     [to_turkey] = [m for m in draft["movements"] if m["destinations"] == ["turkey"]]
     assert to_turkey["origins"] == ["eastern-aleppo"] and to_turkey["date"] == STORY_DATE
     assert "is a country (Turkey)" in to_turkey["note"] and "not routed" in to_turkey["note"]
-    assert "origin not stated in sentence" in to_turkey["note"]  # said so, not guessed silently
+    # said so, not guessed silently: the origin is where the story tells people leaving
+    assert "origin: the place the story tells people leaving (sentence 5)" in to_turkey["note"]
     assert to_turkey["figures"] == []
 
 

@@ -1,8 +1,9 @@
 """Heavy libraries only where a command needs them: the Aleppo scenario's ``routes corridors
 --offline`` and ``routes map --offline`` (on its stored OpenStreetMap file, or on the proxy
 network) never import osmnx or scikit-learn (osmnx pulls in scikit-learn, matplotlib and
-more: seconds); no run on a proxy network or an OSM file imports networkx: the network is
-arrays from end to end (issue 15), routed, drawn and exported from its columns."""
+more: seconds), nor the parser's spaCy and thinc; no run on a proxy network or an OSM file
+imports networkx: the network is arrays from end to end (issue 15), routed, drawn and
+exported from its columns."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 _PROBE = """
 import atexit, json, sys
 atexit.register(lambda: print(json.dumps(
-    sorted(m for m in ("osmnx", "sklearn", "networkx") if m in sys.modules)), file=sys.stderr))
+    sorted(m for m in ("osmnx", "sklearn", "networkx", "spacy", "thinc") if m in sys.modules)),
+    file=sys.stderr))
 from routes.cli import app
 app(sys.argv[1:], prog_name="routes")
 """

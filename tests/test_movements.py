@@ -78,13 +78,13 @@ def test_a_route_through_a_town_is_a_waypoint() -> None:
     )
 
 
-def test_a_crossing_into_a_country_goes_from_the_story_s_origin_and_says_so() -> None:
+def test_a_crossing_into_a_country_goes_on_from_where_the_group_was_and_says_so() -> None:
     found = extract("Refugees fled Lviv on Monday. Many crossed into Poland.", story_date=DAY)
     [move] = [m for m in found.movements if m.destinations]
     places = found.places()
     assert [places[o].name for o in move.origins] == ["Lviv"]
     assert [places[d].name for d in move.destinations] == ["Poland"]
-    assert any("main origin" in note for note in move.notes)
+    assert any("last said to be (sentence 1)" in note for note in move.notes)
 
 
 def test_a_sentence_keeps_its_own_origin() -> None:

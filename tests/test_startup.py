@@ -1,9 +1,9 @@
 """Lazy start-up: commands that need no map, graph or table libraries do not import them.
 
 Each command runs in a fresh interpreter, as a user would start it; the heavy modules
-(osmnx, geopandas, folium — each pulls in pandas, shapely, networkx or more) must not
-be in ``sys.modules`` when it ends. How fast ``routes --help`` starts is measured in
-``benchmarks/bench_startup.py``.
+(osmnx, geopandas, folium — each pulls in pandas, shapely, networkx or more — and the
+parser's spaCy and thinc) must not be in ``sys.modules`` when it ends. How fast ``routes
+--help`` starts is measured in ``benchmarks/bench_startup.py``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import sys
 
 import pytest
 
-HEAVY = ("osmnx", "geopandas", "folium", "networkx", "pandas", "shapely", "scipy")
+#: spaCy and thinc load the parser (routes.extract.parse): only a command that parses needs them.
+HEAVY = ("osmnx", "geopandas", "folium", "networkx", "pandas", "shapely", "scipy", "spacy", "thinc")
 
 _PROBE = """
 import json, sys

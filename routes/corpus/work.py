@@ -34,10 +34,13 @@ __all__ = [
 
 
 def warm() -> int:
-    """Build this process's extractor (gazetteer, GeoNames index); return the process id."""
+    """Build this process's extractor (gazetteer, GeoNames index) and load its parser;
+    return the process id."""
     from routes.extract import default_extractor
+    from routes.extract.parse import load
 
     default_extractor()
+    load()
     return os.getpid()
 
 

@@ -368,7 +368,7 @@ class _Drafter:
                     "destination": dest,
                     "date": m.date or self.date,
                     "who": ", ".join(m.who) or None,
-                    "status": "reported",
+                    "status": m.status,
                     "route_sources": [
                         {
                             "source": self.story_id,

@@ -135,9 +135,6 @@ class Figures(Document):
         k = 0
         while k < len(self.toks):
             t = self.toks[k]
-            if t.quoted:
-                k += 1
-                continue
             number = self._number(k)
             if number is None:
                 k += 1

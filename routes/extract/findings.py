@@ -187,6 +187,16 @@ class MovementDraft:
     #: towns of A and B"): one movement whose end is a list (the movements set's
     #: guidelines), drafted as its first leg
     also: list[tuple[str, str]] = field(default_factory=list)
+    #: "reported" (it happened or is happening) or "planned" ("will be taken", "plan to")
+    status: str = "reported"
+    #: The year its sentence puts it in, when that is said ("fled to Syria in 2006")
+    year: int | None = None
+    #: Its sentence counts everyone ("in all", "a total of"): its figure is no leg's
+    total: bool = False
+    #: Where its origin came from when its sentence does not say: "home", "track", "scene"
+    origin_from: str = ""
+    #: Told by a definite noun of movement ("the flight from Kabul"): one told before
+    again: bool = False
 
     @property
     def complete(self) -> bool:

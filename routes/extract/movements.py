@@ -1,60 +1,89 @@
-"""Movements: the grammar's clauses joined into corridors, open movements and vehicles.
+"""Movements: the story's frames, followed across sentences, joined into what a draft maps.
 
-Each clause the grammar reads (:mod:`routes.extract.grammar`) with people moving gives
-movements from its origins to its destinations; a range of destinations ("to provinces all
-over Turkey, from Istanbul to Hakkari") is one movement whose end is a list of places,
-drafted to its first placed one, the other legs kept (``MovementDraft.also``). A clause
-that names a destination but no origin takes the story's main origin (the one stated most
-often; a town before the country it is in) only when its verb goes on with the story's
-movement (not "returned"), and the corridor says so. Vehicles that carry no one they name
-are kept apart: empty ones going in (sent, headed toward a place, meant to fetch people,
-or arriving where people are to leave from) and aid convoys are never corridors; people
-move out of where empty vehicles went. A leg inside its own country ("from Antakya to
-Turkey") or back to its start is no movement, one from a region to a town in it is ("from
-Hatay province to Antakya": containment is not identity); a leg to a
-country and one to a town in it from the same start are one movement, told at the town.
+The sentences that can hold a movement (a word of movement) are parsed
+(:mod:`routes.extract.parse`); each word of movement becomes a frame with its roles
+(:mod:`routes.extract.frames`); frames' movers are followed across sentences and their
+missing origins filled from their own track (:mod:`routes.extract.movers`). Then:
+
+- a leg of people is a movement; legs with the same ends are one movement told again, and a
+  leg with only its origin joins the one movement from there (unless its figure is a total);
+  one that did not happen ("could not cross") is no movement;
+- vehicles that say they carry people, or leave a place, moved people; vehicles sent toward
+  a place went in empty (the people they fetch move out of it) and goods are aid: both are
+  kept apart as vehicles, never corridors;
+- a figure belongs to the frame whose mover it counts; casualties never count as moved;
+- an end no gazetteer has stays named and open (``unresolved``), never a far namesake.
 """
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
 import re
-from collections import Counter
 
 from routes.distance import great_circle_km
 from routes.extract.findings import (
     Attribution,
     Candidate,
-    Claim,
     DateMention,
     FigureMention,
-    IncidentDraft,
     MovementDraft,
     Toponym,
     Unresolved,
     VehicleDraft,
 )
-from routes.extract.grammar import Grammar
-from routes.extract.lexicon import PEOPLE_NOUNS
-from routes.extract.movers import PASSENGER_VEHICLES
-from routes.extract.text import by_sentence, unique
-from routes.places import contains
+from routes.extract.frames import End, Frame, frames
+from routes.extract.lexicon import ORG_HEADS, PRONOUNS
+from routes.extract.movers import Leg, Tracker
+from routes.extract.parse import Parsed, parse
+from routes.extract.phrases import PEOPLE_PRONOUNS
+from routes.extract.senses import (
+    MOVEMENT_NOUNS,
+    NON_MOVERS,
+    PASSENGER_VEHICLES,
+    PEOPLE_NOUNS,
+    PLACE_NOUNS,
+    VEHICLE_NOUNS,
+    VERBS,
+    lemma,
+)
+from routes.extract.text import Document, unique
+from routes.places import contains, normalize
 
 __all__ = ["SAME_PLACE_KM", "Movements"]
 
 #: Ends closer than this are one place: a leg between them is no movement, km.
 SAME_PLACE_KM = 10.0
-#: As close to a curated site (:data:`SITES`) as this, an end is the site itself, km.
+#: As close to a curated site as this, an end is the site itself, km.
 SITE_KM = 1.0
 #: Curated roles of sites beside towns (``geodata/sites.yaml``), not towns.
 SITES = frozenset({"camp", "area", "border_crossing", "neighbourhood", "waypoint"})
 #: A toponym less sure than this, outside the story's countries, is no movement's end: its
-#: name is kept unresolved instead of sending the movement to a far namesake (so is one
-#: only far namesakes have: ``Toponyms.far_only``).
+#: name is kept unresolved instead of sending the movement to a far namesake.
 WEAK_END = 0.35
+#: Words that make a figure a total of everyone, not one movement's count.
+TOTAL = re.compile(r"\b(?:in all|in total|a total of|altogether|overall|so far|to date)\b", re.I)
+#: What an anaphor of place may stand for, by its word: the features it accepts.
+_ANAPHORS = {
+    "city": {"city", "curated"}, "town": {"city", "curated"}, "village": {"city", "curated"},
+    "country": {"country"}, "region": {"admin1", "admin2", "area"},
+    "province": {"admin1"}, "state": {"admin1"}, "district": {"admin2", "area"},
+    "camp": {"camp"}, "capital": {"city"}, "area": {"area", "admin2", "city"},
+}  # fmt: skip
+_WORDS = frozenset({*VERBS, *MOVEMENT_NOUNS})
+#: Words that can be an end or a mover where no place is named: "there", "home", "the city",
+#: "residents", "they".
+_HOLDERS = frozenset(
+    {*PEOPLE_NOUNS, *PLACE_NOUNS, *VEHICLE_NOUNS, *PEOPLE_PRONOUNS, "there", "here", "home"}
+)
+#: What lies between the places of a list: "A, B and C".
+_LISTED = re.compile(r"\s*(?:,|,?\s*and|,?\s*or)\s*")
+#: What follows a dateline's place: ", Country", "(Agency)", a dash.
+_DATELINE = re.compile(r"(?:,\s*[A-Z][\w .'-]{1,30})?\s*(?:\([A-Za-z .]{1,25}\)\s*)?[—–-]")
 
 
-class Movements(Grammar):
-    """Step 3: the grammar's clauses joined into corridors, open movements and vehicles."""
+class Movements(Document):
+    """Step 3: movements read from each sentence's structure and followed across the story."""
 
     def movements(
         self,
@@ -62,281 +91,403 @@ class Movements(Grammar):
         figures: list[FigureMention],
         dates: list[DateMention],
         attributions: dict[int, Attribution | None],
-        incidents: list[IncidentDraft],
         focus: str | None = None,
         typed: list[Toponym] | None = None,
     ) -> tuple[list[MovementDraft], str | None, list[VehicleDraft], dict[str, Unresolved]]:
-        """Movements, the story's main origin, vehicles that moved no one, unresolved ends."""
-        incident_spans = {(f.start, f.end) for inc in incidents for f in inc.figures}
-        figures = [f for f in figures if (f.start, f.end) not in incident_spans]
-        far = self.far_only
-        ends = [
-            t
+        """Movements, the origin most told of, vehicles that moved no one, unresolved ends."""
+        typed = typed or []
+        self._toponyms = {t.start: t for t in toponyms}
+        self._ends = {
+            t.start
             for t in toponyms
             if (t.confidence >= WEAK_END or t.place.country in {focus, *self.countries})
-            and t.start not in far
-        ]
-        places = {t.place.ref: t.place for t in ends}
-        unresolved: dict[str, Unresolved] = {}
-        claims = self.claims(ends, figures, unresolved, attributions, typed or [])
-        main_origin = _main_origin(ends, claims, places)
-        vehicles = self._vehicles(claims, main_origin, figures)
-        carried = {n for v in vehicles for n in v.sentences}  # their figures count vehicles
-        figures = [f for f in figures if f.sentence not in carried or f.kind == "people"]
-        people = [c for c in claims if c.mover == "people"]
-        corridors, open_moves, generic, origin_sentence = self._legs(
-            people, main_origin, figures, places
+            and t.start not in self.far_only
+        }
+        self._unresolved: dict[str, Unresolved] = {}
+        self._order = sorted(toponyms, key=lambda t: t.start)
+        self._starts = [t.start for t in self._order]
+        self._token_at = {t.start: k for k, t in enumerate(self.toks)}
+        self._dateline = self._dateline_place()
+        self._focus_ref = next(
+            (
+                t.place.ref
+                for t in toponyms
+                if t.place.feature == "country" and t.place.country == focus
+            ),
+            None,
         )
-        complete = _one_scale(list(corridors.values()), places)
-        remaining = self._join_open(open_moves, complete, places)
-        primary = next((c for c in complete if c.origins == [main_origin]), None) or next(
-            iter([*complete, *remaining]), None
-        )
-        self._attach_generic(generic, figures, primary, claims)
-        movements = [*complete, *remaining]
-        for move in movements:
-            move.sentences = sorted(set(move.sentences))
-            self._finish(move, dates, origin_sentence, attributions)
+        self._credit = attributions
+        peoples = [t for t in typed if t.type == "adjective" and t.place.feature == "country"]
+        self._toponyms.update({t.start: t for t in peoples})
+        self._ends |= {t.start for t in peoples}
+        self._peoples = [t.start for t in peoples]
+        spans = sorted({t.start: t.end for t in toponyms}.items())
+        groups = sorted({t.start: t.end for t in peoples}.items())
+        read = [
+            f for p in self._parsed()
+            for f in frames(p, _within(spans, p), _within(groups, p))
+        ]  # fmt: skip
+        places = {t.place.ref: t.place for t in [*toponyms, *typed]}
+
+        def nested(a: str, b: str) -> bool:
+            return a in places and b in places and _holds(places[a], places[b])
+
+        legs = Tracker(self._refs, nested).legs(read)
+        people, vehicles = self._sort(legs, figures)
+        movements = _join(people, places)
+        for m in movements:
+            self._finish(m, dates, attributions)
+        origins = [m.origins[0] for m in movements if m.origins and m.destinations]
+        main = max(unique(origins), key=origins.count) if origins else None
         used = {r for m in movements for r in [*m.origins, *m.destinations, *m.via, *m.listed]}
         used |= {r for v in vehicles for r in [*v.origins, *v.destinations]}
-        kept = {r: u for r, u in unresolved.items() if r in used}
+        kept = {r: u for r, u in self._unresolved.items() if r in used}
         self.review += [
-            f"unresolved {u.name!r} (chars {u.start}-{u.end}): {far[u.start]}: no movement is "
-            "drawn there"
+            f"unresolved {u.name!r} (chars {u.start}-{u.end}): {self.far_only[u.start]}: no "
+            "movement is drawn there"
             for u in kept.values()
-            if u.start in far
+            if u.start in self.far_only
         ]
-        return movements, main_origin, vehicles, kept
+        return movements, main, vehicles, kept
+
+    # -- parsing the sentences that can hold a movement
+
+    def _parsed(self) -> list[Parsed]:
+        """The sentences that can hold a movement, parsed: a word of movement, and a place
+        (a toponym, a people's name, a word of place) or a group of people."""
+        starts = [s.start for s in self.sents]
+        placed = {bisect.bisect_right(starts, t) - 1 for t in [*self._starts, *self._peoples]}
+
+        def can_move(si: int, r: range) -> bool:
+            words = [self.toks[k].text for k in r if self.toks[k].is_word]
+            return any(lemma(w) in _WORDS for w in words) and (
+                si in placed
+                or any(lemma(w) in _HOLDERS or w[:1].isdigit() for w in words)  # "2,000 fled"
+            )
+
+        which = [si for si, r in enumerate(self.sentence_tokens) if can_move(si, r)]
+        return parse(self.text, self.sents, which)
+
+    # -- ends
+
+    def _refs(self, end: End, frame: Frame) -> list[str]:
+        """The refs an end stands for: its toponym's place, a name kept unresolved, or the
+        place an anaphor ("there", "the city") refers back to."""
+        if end.kind == "toponym":
+            t = self._toponyms[end.start]
+            if end.start in self._ends:
+                return [t.place.ref]
+            return [self._unresolved_ref(t.text, t.start, t.end, t.sentence - 1)]
+        if end.word == "here" and self._dateline is not None:
+            return [self._dateline]
+        if end.kind == "name":
+            if not self._a_place_name(end):
+                return []
+            return [self._unresolved_ref(end.word, end.start, end.end, frame.sentence)]
+        return self._antecedent(end, frame)
+
+    def _dateline_place(self) -> str | None:
+        """The place of the story's dateline ("KHARKIV, Ukraine (AP) —"): where "here" is."""
+        for t in self._order[:3]:
+            line_start = self.text.rfind("\n", 0, t.start) + 1
+            after = self.text[t.end : t.end + 40]
+            if not self.text[line_start : t.start].strip() and _DATELINE.match(after):
+                return t.place.ref if t.start in self._ends else None
+        return None
+
+    def _a_place_name(self, end: End) -> bool:
+        """A name no gazetteer has is an end unless it names a person or an organisation."""
+        name = end.word
+        words = name.split()
+        if not words or words[-1].lower() in ORG_HEADS or name.lower() in PRONOUNS:
+            return False
+        if end.marked:  # "the Tal Maltha camp": a place, whatever its words are otherwise
+            return True
+        if len(words) == 1 and name.lower() in PEOPLE_NOUNS | VEHICLE_NOUNS:
+            return False  # "People", capitalised where a sentence runs on
+        if normalize(words[-1]) in self.persons or normalize(words[0]) in self.persons:
+            return False
+        return not any(r.start <= end.start < r.end for r in self.rejected)
+
+    def _unresolved_ref(self, name: str, start: int, end: int, sentence: int) -> str:
+        ref = f"unresolved:{normalize(name)}"
+        self._unresolved.setdefault(ref, Unresolved(ref, name, start, end, sentence + 1))
+        return ref
+
+    def _antecedent(self, end: End, frame: Frame) -> list[str]:
+        """The place an anaphor refers back to: the last place named before it in the
+        sentences just before (of the kind its word names)."""
+        accepted = _ANAPHORS.get(end.word)
+        back = 0 if end.word == "where" else 3  # "to X, from where": X, in the same sentence
+        first = self.sents[max(0, frame.sentence - back)].start
+        found: list[str] = []
+        last = end.start
+        for k in range(bisect.bisect_left(self._starts, end.start) - 1, -1, -1):
+            t = self._order[k]
+            if t.start < first:
+                break
+            if t.start not in self._ends or any(t.start == e.start for e in frame.origins):
+                continue  # not the place they left: "families from X fled to the city"
+            feature = t.place.feature if t.place.kind != "curated" else "curated"
+            if (accepted is None and t.place.feature != "country") or (
+                accepted is not None and (feature in accepted or t.place.feature in accepted)
+            ):
+                if found and not _LISTED.fullmatch(self.text[t.end : last]):
+                    found = []  # "those two cities": two named in one list
+                if t.place.ref not in found:
+                    found.append(t.place.ref)
+                    last = t.start
+                if len(found) == end.many:
+                    return found[::-1]
+        if end.word == "country" and self._focus_ref is not None:
+            return [self._focus_ref]
+        return []
+
+    # -- people and vehicles
+
+    def _sort(
+        self, legs: list[Leg], figures: list[FigureMention]
+    ) -> tuple[list[MovementDraft], list[VehicleDraft]]:
+        """Legs of people as movements (one per leg, figures attached); vehicles apart."""
+        people: list[MovementDraft] = []
+        vehicles: list[VehicleDraft] = []
+        self._counted: set[tuple[int, int]] = set()  # a figure belongs to one movement
+        self._group_counts: dict[int, list[FigureMention]] = {}  # a group's first count
+        left = {r for leg in legs for r in leg.origins}  # places people (or vehicles) leave
+        for leg in legs:
+            f, m = leg.frame, leg.frame.mover
+            if f.status == "not made":
+                continue
+            kind = m.kind if m is not None else ("people" if f.kind == "noun" else "")
+            if (
+                not kind
+                and leg.origins
+                and leg.destinations
+                and f.kind != "stay"
+                and (m is None or m.lemma not in NON_MOVERS)  # "the dentist", not "the talks"
+            ):
+                kind = "people"  # stated from X to Y, by someone the parse did not make out
+            if kind == "military" and f.lemma not in {"flee", "escape"} and not f.passive:
+                continue
+            if kind == "vehicles":
+                kind = self._vehicles(leg, left, vehicles, figures)
+            if kind == "aid":
+                vehicles.append(VehicleDraft("aid", leg.origins, leg.destinations,
+                                             [f.sentence + 1], []))  # fmt: skip
+                continue
+            if kind not in {"people", "military"}:
+                continue
+            if len(leg.origins) > 1 and leg.destinations:  # "from Foua and Kefraya to X":
+                for origin in leg.origins:  # a corridor from each town named
+                    people.append(self._draft(dataclasses.replace(leg, origins=[origin]), figures))
+            else:
+                people.append(self._draft(leg, figures))
+        return people, vehicles
 
     def _vehicles(
-        self, claims: list[Claim], main_origin: str | None, figures: list[FigureMention]
-    ) -> list[VehicleDraft]:
-        """Legs of vehicles that moved no one; a convoy arriving elsewhere carried people."""
-        origins = {r for c in claims if c.mover == "people" and c.stated for r in c.origins}
-        origins |= {main_origin} if main_origin else set()
-        out: list[VehicleDraft] = []
-        at = by_sentence(figures)
-        for c in claims:
-            # vehicles that left a place they name, or arrive where people are not leaving,
-            # carried people
-            started = main_origin is not None or (
-                bool(c.origins and c.destinations) and self._passengers(c.sentence)
-            )
-            arriving = started and not set(c.destinations) & origins
-            if c.mover == "vehicles" and not c.inbound and arriving:
-                c.mover = "people"  # "the first convoy of 22 buses arrived in Poltava"
-                continue
-            if c.mover not in {"vehicles", "aid"}:
-                continue
-            # trucks or a bare convoy sent for no one, naming no one: a delivery
-            goods = not c.inbound and not self._passengers(c.sentence)
-            what = "aid" if c.mover == "aid" or goods else "empty"
-            # a figure belongs to one record: the sentence's first vehicles take its figures
-            figs = [f for f in at.pop(c.sentence + 1, []) if f.kind != "people"]
-            out.append(VehicleDraft(what, c.origins, c.destinations, [c.sentence + 1], figs))
-            if what == "empty":  # people move out of where empty vehicles went
-                claims.append(Claim(c.sentence, c.destinations, c.origins, [], "people"))
-        return out
+        self, leg: Leg, left: set[str], out: list[VehicleDraft], figures: list[FigureMention]
+    ) -> str:
+        """What a vehicles leg moved: people ("people"), nothing (kept, ""), or goods ("aid").
 
-    def _passengers(self, si: int) -> bool:
-        """The sentence names vehicles that carry people (buses, not trucks)."""
-        return any(self.toks[k].lower in PASSENGER_VEHICLES for k in self.sentence_tokens[si])
-
-    def _legs(
-        self,
-        claims: list[Claim],
-        main_origin: str | None,
-        figures: list[FigureMention],
-        places: dict[str, Candidate],
-    ) -> tuple[
-        dict[tuple[str, str], MovementDraft], list[MovementDraft], list[int], dict[str, int]
-    ]:
-        """Corridors by (origin, destination), open movements, placeless sentences, origins."""
-        corridors: dict[tuple[str, str], MovementDraft] = {}
-        open_moves: list[MovementDraft] = []
-        origin_sentence: dict[str, int] = {}
-        claimed = {c.sentence for c in claims}
-        at = by_sentence(figures)
-        for c in sorted(claims, key=lambda c: c.sentence):
-            si, origins, dests = c.sentence, list(c.origins), list(c.destinations)
-            for o in origins:
-                origin_sentence.setdefault(o, si + 1)
-            inherited = bool(dests and not origins and main_origin and c.continues)
-            if inherited and main_origin is not None:
-                origins = [main_origin]
-            refined = [o for o in c.parts if _refines(o, main_origin, places)]
-            origins = unique(o if o not in refined else str(main_origin) for o in origins)
-            pairs = [(a, b) for b in dests for a in origins if _a_movement(a, b, places)]
-            legs = [  # from each origin, one movement to its end's list of places
-                min((p for p in pairs if p[0] == a), key=lambda p: _mappable_first(p, places))
-                for a in unique(a for a, _b in pairs)
-            ]
-            if not legs:
-                if origins or dests:  # with its legs inside their ends, only its origins stay
-                    move = MovementDraft(origins, [] if origins else dests)
-                    self._add_sentence(move, si, at.pop(si + 1, []))
-                    open_moves.append(move)
-                continue
-            for n, (start, end) in enumerate(legs):
-                corridor = corridors.get((start, end))
-                if corridor is None:
-                    corridor = corridors[(start, end)] = MovementDraft([start], [end])
-                if inherited:
-                    corridor.notes.append(
-                        f"origin not stated in sentence {si + 1}: taken to be the story's "
-                        f"main origin (sentence {origin_sentence.get(start, si + 1)}), as the "
-                        "sentence goes on with its movement"
-                    )
-                if refined and start == main_origin:
-                    corridor.notes.append(
-                        f"sentence {si + 1} names a part of {places[refined[0]].name} as the "
-                        "origin: taken to be the story's main origin, which lies in it"
-                    )
-                if c.chained:
-                    corridor.notes.append(
-                        f"origin: where the previous leg ended (sentence {si + 1} names none)"
-                    )
-                corridor.via = unique([*corridor.via, *(v for v in c.via if v not in (start, end))])
-                corridor.also += [
-                    p
-                    for p in pairs
-                    if p[0] == start and p != (start, end) and p not in corridor.also
-                ]
-                # a figure belongs to one movement: the sentence's first leg takes its figures
-                self._add_sentence(corridor, si, at.pop(si + 1, []) if n == 0 else [])
-        generic = sorted(self._moving - claimed)
-        return corridors, open_moves, generic, origin_sentence
-
-    def _join_open(
-        self,
-        open_moves: list[MovementDraft],
-        complete: list[MovementDraft],
-        places: dict[str, Candidate],
-    ) -> list[MovementDraft]:
-        """Open movements joined to a corridor (or an earlier one) from the same origins."""
-        remaining: list[MovementDraft] = []
-        for move in open_moves:
-            target = next((c for c in complete if c.origins == move.origins), None)
-            if target is None and move.origins:
-                target = next((r for r in remaining if r.origins == move.origins), None)
-            if target is None and move.destinations:
-                target = next(
-                    (r for r in remaining if not r.origins and r.destinations == move.destinations),
-                    None,
-                )
-            if target is None and not move.figures and self._near_origin(move, complete, places):
-                continue  # "the evacuation of Aleppo" while a corridor leaves eastern Aleppo
-            if target is None:
-                remaining.append(move)
-            else:
-                target.sentences += move.sentences
-                target.figures += move.figures
-        return remaining
-
-    def _attach_generic(
-        self,
-        generic: list[int],
-        figures: list[FigureMention],
-        primary: MovementDraft | None,
-        claims: list[Claim],
-    ) -> None:
-        """Figures of sentences that name no place go to the story's main movement (not those
-        of aid convoys or of vehicles sent in)."""
-        at = by_sentence(figures)
-        for si in generic:
-            figs = at.get(si + 1, [])
-            mover, inbound = self._mover(self._words_of(si), si, figures)
-            if not figs or mover in {"", "aid"} or inbound:
-                continue  # the evacuations' convoy of 20 buses, not aid nor buses sent in
-            if primary is None:
-                self.review += [
-                    f"figure '{f.value} {f.kind}' (sentence {f.sentence}) belongs to no movement"
-                    for f in figs
-                ]
-                continue
-            primary.sentences.append(si + 1)
-            primary.figures += figs
-            primary.notes.append(
-                f"sentence {si + 1} names no place; its figures are taken to belong to the "
-                "story's main movement"
-            )
-
-    @staticmethod
-    def _near_origin(
-        move: MovementDraft, corridors: list[MovementDraft], places: dict[str, Candidate]
-    ) -> bool:
-        """All of the movement's origins lie within 10 km of some corridor's origin."""
-        starts = [places[c.origins[0]] for c in corridors if c.origins[0] in places]
-        return bool(move.origins and starts) and all(
-            o in places
-            and any(
-                great_circle_km(places[o].lat, places[o].lon, p.lat, p.lon) <= 10 for p in starts
-            )
-            for o in move.origins
+        Vehicles carried people when the phrase says so, or when they leave a place (cars,
+        buses, boats leaving X); goods when it says aid; vehicles sent in to fetch people,
+        or going to where people are leaving, went in empty. Arriving with nothing said,
+        buses brought people and trucks goods."""
+        f, m = leg.frame, leg.frame.mover
+        assert m is not None
+        if m.aid:
+            out.append(VehicleDraft("aid", leg.origins, leg.destinations, [f.sentence + 1],
+                                    self._counts(f, figures, False)))  # fmt: skip
+            return ""
+        passenger = m.lemma in PASSENGER_VEHICLES or m.group in PASSENGER_VEHICLES
+        if m.carried or (leg.origins and not f.fetches):
+            return "people"
+        inbound = (
+            bool(f.fetches)
+            or f.lemma in {"send", "dispatch", "enter"}
+            or bool(set(leg.destinations) & left)
         )
+        if not inbound and passenger and f.lemma in {"arrive", "reach", "land", "dock"}:
+            return "people"
+        what = "empty" if inbound or passenger else "aid"
+        out.append(VehicleDraft(what, leg.origins, leg.destinations, [f.sentence + 1],
+                                self._counts(f, figures, False)))  # fmt: skip
+        return ""
 
-    def _add_sentence(self, move: MovementDraft, si: int, figures: list[FigureMention]) -> None:
-        """Sentence ``si`` (0-based) and its ``figures`` (those of the sentence) join ``move``."""
-        move.sentences.append(si + 1)
-        move.figures += figures
+    def _draft(self, leg: Leg, figures: list[FigureMention]) -> MovementDraft:
+        f = leg.frame
+        # a list of places for an end is one movement, drafted to its first leg
+        move = MovementDraft(leg.origins[:1], leg.destinations[:1], [f.sentence + 1], leg.via)
+        pairs = [(o, d) for o in leg.origins for d in leg.destinations]
+        move.also = pairs[1:]
+        if not leg.destinations:
+            move.origins = leg.origins
+        elif not leg.origins:
+            move.destinations = leg.destinations
+        move.figures = self._counts(f, figures, True)
+        if f.means is not None:  # "with a convoy of 20 buses and 13 ambulances"
+            a, b = f.means
+            carried = [x for x in figures if a <= x.start and x.end <= b
+                       and x.kind not in {"people", "killed", "injured", "wounded", "households"}
+                       and (x.start, x.end) not in self._counted]  # fmt: skip
+            self._counted |= {(x.start, x.end) for x in carried}
+            move.figures += carried
+        move.origin_from = leg.origin_from
+        move.again = (f.kind == "noun" and f.definite) or (  # "the flight from Kabul landed"
+            f.mover is not None and f.mover.definite and f.mover.lemma in MOVEMENT_NOUNS
+        )
+        party = leg.party
+        if party is not None and f.kind != "return":  # a group's count goes on with its journey
+            if move.figures:
+                self._group_counts.setdefault(party.id, move.figures)
+            elif leg.origin_from == "track":
+                move.figures = list(self._group_counts.get(party.id, []))
+        if f.mover is not None and not f.mover.pronoun:
+            move.who = [" ".join(f.mover.text.split())]
+        move.status = "planned" if f.status == "planned" else "reported"
+        if leg.origin_from == "track":
+            move.notes.append(
+                f"origin: where the same people were last said to be (sentence "
+                f"{leg.origin_sentence + 1})"
+            )
+        elif leg.origin_from == "scene":
+            move.notes.append(
+                "origin: the place the story tells people leaving "
+                f"(sentence {leg.origin_sentence + 1})"
+            )
+        elif leg.origin_from == "previous":
+            move.notes.append(
+                f"origin: where the previous leg ended (sentence {leg.origin_sentence + 1})"
+            )
+        elif leg.origin_from == "home":
+            move.notes.append(
+                f"origin: where the story says the people are from (sentence {f.sentence + 1})"
+            )
+        if f.kind == "return":
+            move.notes.append("a return")
+        move.year = f.year
+        sentence = self.sents[f.sentence]
+        move.total = bool(TOTAL.search(self.text, sentence.start, sentence.end))
+        return move
+
+    def _counts(self, f: Frame, figures: list[FigureMention], people: bool) -> list[FigureMention]:
+        """The figures of the frame's mover not yet given to another movement."""
+        found = [
+            x for x in self._stated(f, figures, people) if (x.start, x.end) not in self._counted
+        ]
+        self._counted |= {(x.start, x.end) for x in found}
+        return found
+
+    def _stated(self, f: Frame, figures: list[FigureMention], people: bool) -> list[FigureMention]:
+        """The figures the frame's mover phrase states: its people (the count on the phrase,
+        whatever its noun: "1,100 foreign students", "300 nurses"), or the others (buses)."""
+        m = f.mover
+        if m is None:
+            return []
+        a, b = m.span
+        inside = [x for x in figures if a <= x.start and x.end <= b]
+        if not people:
+            return [x for x in inside if x.kind not in {"people", "killed", "injured"}]
+        if m.kind == "vehicles" and m.carried:  # "Twenty buses carrying 1,500 people"
+            return [x for x in inside if x.kind == "people"]
+        if m.count is None or m.kind != "people":
+            return []
+        stated = [
+            x for x in inside
+            if any(x.start <= a < x.end or a <= x.start < b for a, b in [m.count, *m.others])
+        ]  # fmt: skip
+        if stated:
+            return [x for x in stated if x.kind in {"people", "households", "wounded"}]
+        k = self._token_at.get(m.count[0])
+        number = self._number(k) if k is not None else None  # type: ignore[attr-defined]
+        if number is None:
+            return []
+        value, last = number
+        who = self._credit.get(f.sentence)
+        return [FigureMention("people", value, None, m.count[0], self.toks[last].end,
+                              f.sentence + 1, who.who if who else None)]  # fmt: skip
+
+    # -- a movement's date, who and source
 
     def _finish(
         self,
         move: MovementDraft,
         dates: list[DateMention],
-        origin_sentence: dict[str, int],
         attributions: dict[int, Attribution | None],
     ) -> None:
-        """Date, who moved, and whom the sentences credit."""
+        move.sentences = sorted(set(move.sentences))
         stated = [d for d in dates if d.sentence in move.sentences]
-        origin = move.origins[0] if move.origins else None
-        at_origin = [d for d in dates if origin and d.sentence == origin_sentence.get(origin)]
         if stated:
             move.date = stated[0].date
             move.date_note = f"{stated[0].text!r}, sentence {stated[0].sentence}"
-        elif at_origin:
-            move.date = at_origin[0].date
-            move.date_note = (
-                f"not stated for this movement; {at_origin[0].text!r} where its origin is "
-                f"(sentence {at_origin[0].sentence})"
-            )
         else:
             move.date = self.story_date
             move.date_note = "not stated: the story's date"
         move.notes = unique(move.notes)
         for si in move.sentences:
-            s = self.sents[si - 1]
-            chunk = self.text[s.start : s.end].lower()
-            for noun in PEOPLE_NOUNS:
-                if re.search(rf"\b{noun}\b", chunk) and noun not in move.who:
-                    move.who.append(noun)
             a = attributions.get(si - 1)
             if a is not None and a.who not in move.according_to:
                 move.according_to.append(a.who)
 
 
-def _main_origin(
-    toponyms: list[Toponym], claims: list[Claim], places: dict[str, Candidate]
-) -> str | None:
-    """The origin people leave most often (then mentioned most, then first); a town before
-    the country or province it lies in, unless only its people's name ("Venezuelans") made
-    the country an origin."""
-    counts = Counter(t.place.ref for t in toponyms)
-    every = [r for c in claims if c.mover == "people" for r in c.origins if r in places]
-    stated = [r for c in claims if c.stated for r in c.origins if r in every] or every
-    ranked = sorted(unique(stated), key=lambda r: (-stated.count(r), -counts[r], stated.index(r)))
-    named = {r for c in claims if not c.group for r in c.origins}  # not only "Venezuelans"
-    for ref in ranked:
-        inside = [r for r in unique(every) if r != ref and _contains(places[ref], places[r])]
-        return inside[0] if inside and ref in named else ref
-    return None
+def _join(moves: list[MovementDraft], places: dict[str, Candidate]) -> list[MovementDraft]:
+    """Movements told again joined: same ends; an origin-only one into the one movement from
+    its origin (not a total); a country's leg into a town's of the same flight."""
+    complete: dict[tuple[str, str, int | None], MovementDraft] = {}
+    open_moves: list[MovementDraft] = []
+    for m in moves:
+        m.origins = [o for o in m.origins if o]
+        m.destinations = [d for d in m.destinations if d]
+        if m.origins and m.destinations:
+            if not _a_movement(m.origins[0], m.destinations[0], places):
+                m.destinations = []
+            else:
+                key = (m.origins[0], m.destinations[0], m.year)
+                if key in complete:
+                    _absorb(complete[key], m)
+                else:
+                    complete[key] = m
+                continue
+        open_moves.append(m)
+    legs = _one_scale(list(complete.values()), places)
+    remaining: list[MovementDraft] = []
+    for m in open_moves:
+        same = [c for c in legs if m.origins and c.origins == m.origins[:1]] if m.origins else [
+            c for c in legs if c.destinations == m.destinations]  # fmt: skip
+        if len(same) > 1:  # the mapped one: "most to Idlib, others may go to Turkey"
+            same = [c for c in same if not _country(c.destinations[0], places)] or same
+        if len(same) == 1 and not (m.total and m.figures):
+            _absorb(same[0], m)
+            continue
+        twin = next((r for r in remaining if r.origins == m.origins
+                     and r.destinations == m.destinations), None)  # fmt: skip
+        if twin is not None:
+            _absorb(twin, m)
+        else:
+            remaining.append(m)
+    return [*legs, *remaining]
 
 
-def _refines(part: str, main_origin: str | None, places: dict[str, Candidate]) -> bool:
-    """The story's main origin lies in the country a clause names a part of."""
-    if main_origin is None or part not in places or main_origin not in places:
-        return False
-    return _contains(places[part], places[main_origin])
+def _within(spans: list[tuple[int, int]], parsed: Parsed) -> dict[int, int]:
+    """The spans (sorted by start) that start inside a parsed sentence."""
+    first, last = parsed.start(0), parsed.end(len(parsed.doc) - 1)
+    lo = bisect.bisect_left(spans, (first, -1))
+    hi = bisect.bisect_left(spans, (last, -1))
+    return dict(spans[lo:hi])
+
+
+def _country(ref: str, places: dict[str, Candidate]) -> bool:
+    return ref in places and places[ref].feature == "country"
+
+
+def _absorb(into: MovementDraft, other: MovementDraft) -> None:
+    into.sentences += other.sentences
+    into.figures += [f for f in other.figures if f not in into.figures]
+    into.via = unique([*into.via, *other.via])
+    into.notes += other.notes
+    into.also += [p for p in other.also if p not in into.also]
+    if other.status == "reported":
+        into.status = "reported"
 
 
 def _contains(area: Candidate, place: Candidate) -> bool:
@@ -344,21 +495,23 @@ def _contains(area: Candidate, place: Candidate) -> bool:
     return area.feature in {"country", "admin1"} and contains(area, place)
 
 
-def _mappable_first(pair: tuple[str, str], places: dict[str, Candidate]) -> tuple[bool, ...]:
-    """The order in which the legs of a movement whose end is a list of places are its
-    drafted leg: ends placed before unresolved ones, a town before a whole country."""
-    origin, destination = pair
+def _holds(area: Candidate, place: Candidate) -> bool:
+    """``place`` lies in ``area``: a country's or region's, or a part of a town ("eastern
+    Aleppo" of Aleppo: another kind of place within the town's reach)."""
+    if _contains(area, place):
+        return True
     return (
-        destination not in places,
-        origin not in places,
-        places[destination].feature == "country" if destination in places else False,
+        area.feature in {"city", "town"}
+        and place.feature not in {area.feature, "country", "admin1"}
+        and great_circle_km(area.lat, area.lon, place.lat, place.lon) <= SAME_PLACE_KM
     )
 
 
 def _a_movement(a: str, b: str, places: dict[str, Candidate]) -> bool:
     """A leg between two places apart (any distance across a border), neither a country
-    holding the other: a region holding the other end is a movement all the same
-    (containment is not identity: "from the Swat valley to Mingora")."""
+    holding the other ("from Antakya to Turkey" is no movement): a region holding the
+    other end is a movement all the same (containment is not identity: "from the Swat
+    valley to Mingora")."""
     if a == b:
         return False
     pa, pb = places.get(a), places.get(b)
@@ -378,8 +531,6 @@ def _a_movement(a: str, b: str, places: dict[str, Candidate]) -> bool:
 
 
 def _site(place: Candidate) -> bool:
-    """A curated site (a camp, a named area, a crossing): a move to it from the town beside
-    it is a movement ("from Khan Younis to al-Mawasi", 5 km)."""
     return place.kind == "curated" and place.feature in SITES
 
 
@@ -387,14 +538,31 @@ def _one_scale(corridors: list[MovementDraft], places: dict[str, Candidate]) -> 
     """A leg to (or from) a country joins the leg between the same end and a town in it."""
     kept: list[MovementDraft] = []
     for c in corridors:
-        finer = next((f for f in corridors if f is not c and _finer(f, c, places)), None)
+        finer = next(
+            (f for f in corridors if f is not c and _finer(f, c, places) and _retold(f, c, places)),
+            None,
+        )
         if finer is None:
             kept.append(c)
         else:
-            finer.sentences += c.sentences
-            finer.figures += [f for f in c.figures if f not in finer.figures]
-            finer.also += [pair for pair in c.also if pair not in finer.also]
+            _absorb(finer, c)
     return kept
+
+
+def _retold(fine: MovementDraft, coarse: MovementDraft, places: dict[str, Candidate]) -> bool:
+    """The coarse movement is the fine one told again: in the same sentence, from where
+    its people are from ("Ethiopians"), or between places of the same names (a region
+    and its town); not a part of a flow told apart ("many came from X province")."""
+    names = [
+        {places[r].name for r in (m.origins[0], m.destinations[0]) if r in places}
+        for m in (fine, coarse)
+    ]
+    return (
+        bool(set(fine.sentences) & set(coarse.sentences))
+        or fine.again
+        or coarse.origin_from == "home"
+        or names[0] == names[1]
+    )
 
 
 def _finer(fine: MovementDraft, coarse: MovementDraft, places: dict[str, Candidate]) -> bool:
@@ -402,12 +570,10 @@ def _finer(fine: MovementDraft, coarse: MovementDraft, places: dict[str, Candida
         return x == y or (x in places and y in places and _contains(places[y], places[x]))
 
     origin, end = fine.origins[0], fine.destinations[0]
-    # from a region of the country left, or to one town, the same flight told finer; a
-    # town's people bound for a whole country ("a resident of Kandahar") go their own way
     region = origin in places and places[origin].feature in {"admin1", "admin2", "area"}
     town = end == coarse.destinations[0] and end in places and places[end].feature != "country"
     return (
         (origin == coarse.origins[0] or ((region or town) and within(origin, coarse.origins[0])))
-        and within(fine.destinations[0], coarse.destinations[0])
-        and (fine.origins[0], fine.destinations[0]) != (coarse.origins[0], coarse.destinations[0])
+        and within(end, coarse.destinations[0])
+        and (origin, end) != (coarse.origins[0], coarse.destinations[0])
     )

@@ -1,226 +1,328 @@
-"""Who moves in a clause: people, vehicles that carry no one they name, or aid.
+"""Movers followed across sentences: each frame's group or person, its track, and the legs.
 
-The movement grammar (:mod:`routes.extract.grammar`) asks :meth:`Movers._mover` for each
-clause: people (civilians, families, a demonym group, "thousands", a pronoun), vehicles
-(empty buses, going in when they were sent, headed toward a place, or meant to fetch
-people) or aid; a clause with none moves no one.
+A story tells a journey over several sentences ("The family left Homs at dawn. By night
+they had reached the border."). Each frame's mover is linked to an earlier mention of the
+same group or person when the text refers back to it: a pronoun ("they", "she"), a definite
+phrase ("the evacuees", "the family"), or the same name. Each group keeps its track: where
+it was last said to be (left, reached, stranded in). A frame that states where people went
+but not where from takes the group's last place, and the leg names the sentence it came
+from; a frame with no earlier mention of its group stays open. A return is its own leg, in
+its own direction. Nothing stands in for a whole story ("the main origin").
 """
 
 from __future__ import annotations
 
-import itertools
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from routes.extract.findings import FigureMention
-from routes.extract.lexicon import (
-    AID_NOUNS,
-    CARRY_WORDS,
-    DEMONYMS,
-    EVACUATION_NOUNS,
-    FETCH_VERBS,
-    MOTION_WORDS,
-    MOVE_OBJECT_VERBS,
-    MOVE_PREFIXES,
-    MOVE_WORDS,
-    MOVEMENT_NOUNS,
-    MOVER_NOUNS,
-    MOVER_PRONOUNS,
-    SEND_VERBS,
-    SPEECH_VERBS,
-    VEHICLE_NOUNS,
+from routes.extract.frames import End, Frame, Mover
+
+
+def _words(text: str) -> list[str]:
+    """The words of a whitespace-separated list."""
+    return text.split()
+
+
+__all__ = ["Leg", "Party", "Tracker"]
+
+#: How many sentences back a pronoun or a definite phrase looks for its group.
+REACH = 3
+#: Nouns that a definite phrase uses for any group moved before ("the evacuees").
+GENERIC_MOVERS = frozenset(
+    _words("""
+    people civilian resident refugee evacuee family migrant survivor displaced passenger
+    group crowd caravan convoy bus those others other majority most rest many some all both
+    remainder
+    """)
 )
-from routes.extract.text import Document
-
-__all__ = ["OBJECT_PRONOUNS", "PASSENGER_VEHICLES", "VEHICLE_BUSINESS", "Movers"]
-
-#: Nouns after a vehicle's that make it a business, not a vehicle ("a bus company").
-VEHICLE_BUSINESS = frozenset(
-    [
-        "company",
-        "companies",
-        "driver",
-        "drivers",
-        "station",
-        "stations",
-        "terminal",
-        "terminals",
-        "operator",
-        "operators",
-        "stop",
-        "stops",
-        "depot",
-        "depots",
-        "service",
-        "services",
-    ]
+#: Words of a part of a group named before ("the majority", "most", "the rest").
+QUANTITIES = frozenset(_words("majority most rest remainder others many some several few"))
+#: Verbs of arriving: "arrived from X" with no place of its own arrived where the group is.
+ARRIVING = frozenset(_words("arrive come land reach"))
+#: Verbs of leaving: with no place of their own, they leave where the story is leaving.
+LEAVING = frozenset(
+    _words(
+        "flee leave escape evacuate displace abandon desert vacate exodus evacuation flight "
+        "departure"
+    )
 )
-#: Object pronouns: people when a vehicle carries them ("buses taking them to Istanbul").
-OBJECT_PRONOUNS = frozenset(["them", "us", "him", "her"])
-#: Every word of movement (the prefixes aside).
-_MOTION = MOTION_WORDS | MOVE_WORDS
-#: Words that open a relative clause about a place or its people.
-RELATIVE_WORDS = frozenset(["where", "which", "whose"])
-#: Vehicles that carry people: others (trucks, a bare convoy) that name none carry goods.
-PASSENGER_VEHICLES = frozenset(
-    ["bus", "buses", "busses", "coach", "coaches", "minibus", "minibuses", "ambulance",
-     "ambulances"]
-)  # fmt: skip
-#: How many sentences after an aid convoy's the same vehicles are still that convoy.
-AID_REACH = 2
+#: Verbs that go on with a journey already told: their missing origin is the group's place.
+CONTINUING = frozenset(
+    _words("""
+    arrive reach enter continue head go proceed travel move cross make walk trek march
+    board fly sail drive ride land dock disembark transfer pour stream flood straggle trudge
+    limp flock settle shelter camp cram crowd squeeze huddle seek find bring take
+    transport bus ship airlift ferry truck relocate transfer loop
+    """)
+)
 
 
-class Movers(Document):
-    """Who moves in a clause (see the module's docstring)."""
-
-    #: A vehicle noun ("convoy") → the last sentence whose clause made it an aid convoy.
-    _aid: dict[str, int]
-
-    def _aid_again(self, clause: list[int], si: int) -> bool:
-        """Vehicles an aid convoy's clause named just before ("an inter-agency convoy is
-        delivering assistance to A. ... a convoy is also under way to B"): the same convoy."""
-        nouns = {_stem(self.toks[k].lower) for k in clause if self.toks[k].lower in VEHICLE_NOUNS}
-        return any(0 <= si - self._aid.get(n, -99) <= AID_REACH for n in nouns)
-
-    def _saw_aid(self, clause: list[int], si: int) -> None:
-        """Remember the vehicle nouns of an aid convoy's clause."""
-        for k in clause:
-            if self.toks[k].lower in VEHICLE_NOUNS:
-                self._aid[_stem(self.toks[k].lower)] = si
-
-    def _main_part(self, rest: list[int]) -> list[int]:
-        """The words after the verb up to a relative clause: "to Aleppo, where people are
-        starving" names the people there, not who moves."""
-        for n, k in enumerate(rest):
-            if n and self.toks[k].lower in RELATIVE_WORDS:
-                return rest[:n]
-        return rest
-
-    def _subject(self, clause: list[int], verb: int) -> list[int]:
-        """The words before the clause's verb, past a speaker's ("he said a convoy has yet
-        to cross ...": the convoy, not "he"); a bare "that" ("people that fled") cuts nothing."""
-        before = clause[:verb]
-        cut = max(
-            (n + 1 for n, k in enumerate(before)
-             if self.toks[k].lower in SPEECH_VERBS or self.toks[k].lower == "that"),
-            default=0,
-        )  # fmt: skip
-        return before[cut:] if cut < len(before) else before
-
-    def _motion(self, k: int) -> bool:
-        if k < 0 or k >= len(self.toks):
-            return False
-        low = self.toks[k].lower
-        return low in _MOTION or low.startswith(MOVE_PREFIXES)
-
-    def _mover(self, clause: list[int], si: int, figures: list[FigureMention]) -> tuple[str, bool]:
-        """``(mover, inbound)``: people, vehicles or aid, and whether vehicles go in to fetch."""
-        toks = self.toks
-        verb = next(
-            (n for n, k in enumerate(clause) if self._motion(k) and not _noun(toks[k].lower)),
-            len(clause),
-        )
-        subject, rest = self._subject(clause, verb), self._main_part(clause[verb:])
-        words = [toks[k].lower for k in clause]
-        sending = any(w in SEND_VERBS for w in words) or self._fetching(clause)
-        convoy = any(toks[k].lower in VEHICLE_NOUNS for k in clause)
-        for n, k in enumerate(subject):
-            kind = self._kind(k)
-            if kind == "people":
-                return "people", False
-            if kind == "aid" and convoy:
-                return "aid", False
-            if kind == "vehicles":
-                carried = [self._kind(x) for x in subject[n + 1 :] if self._carried(x)]
-                if "people" not in carried and any(self._kind(x) == "aid" for x in clause):
-                    return "aid", False
-                if "people" in carried or self._moves_people(rest):
-                    return "people", False
-                return "vehicles", sending
-        if self._moves_people(rest):
-            return "people", False
-        kinds = {self._kind(k) for k in rest}
-        if "vehicles" in kinds and "people" not in kinds:
-            return ("aid", False) if "aid" in kinds else ("vehicles", sending)
-        if "people" in kinds:
-            return "people", False
-        if any(f.sentence == si + 1 and f.kind == "people" for f in figures):
-            return "people", False
-        if any(w in MOVEMENT_NOUNS or w in EVACUATION_NOUNS for w in words):
-            return "people", False
-        return "", False
-
-    def _kind(self, k: int) -> str:
-        t = self.toks[k]
-        low = t.lower
-        if low in VEHICLE_NOUNS:
-            nxt = self._next(k)
-            return "" if nxt is not None and nxt.lower in VEHICLE_BUSINESS else "vehicles"
-        if low in AID_NOUNS:
-            return "aid"
-        if low == "humanitarian" and (nxt := self._next(k)) is not None:
-            return "aid" if nxt.lower in VEHICLE_NOUNS else ""  # not "a humanitarian corridor"
-        carried = low in OBJECT_PRONOUNS and self._carried(k)  # "buses taking them"
-        if low in MOVER_NOUNS or carried or (low in MOVER_PRONOUNS and not t.quoted):
-            return "" if self._fetched(k) else "people"
-        if low == "group":  # "the group, which was trudging", not "the Islamic State group"
-            prev = self._prev_word(k)
-            return "people" if prev is not None and not prev.is_namey else ""
-        if t.text[:1].isupper() and low.endswith("s") and low[:-1] in DEMONYMS:
-            return "people"  # Venezuelans, Ukrainians
-        return ""
-
-    def _carried(self, k: int) -> bool:
-        """A noun after "carrying", "with", "packed with": what a vehicle carries (not the
-        people after "for": "carrying food for 13,000 people" carries food)."""
-        for s in range(4):
-            t = self._prev_word(k, s)
-            if t is None or t.lower == "for":
-                return False
-            if t.lower in CARRY_WORDS:
-                return True
-        return False
-
-    def _fetched(self, k: int) -> bool:
-        """People a purpose names ("sent to evacuate civilians"): not the clause's mover."""
-        for s in range(4):
-            t = self._prev_word(k, s)
-            if t is not None and t.lower in FETCH_VERBS:
-                return self._purpose(k - 1 - s)
-        return False
-
-    def _purpose(self, k: int) -> bool:
-        """ "to evacuate civilians", "to fetch them": what vehicles go in for; but "to transport
-        rebels to Idlib" says where the vehicles carry them."""
-        prev = self._prev_word(k)
-        if self.toks[k].lower not in FETCH_VERBS or prev is None or prev.lower not in {"to", "for"}:
-            return False
-        ahead = [self._next(k, s) for s in range(6)]
-        return not any(
-            t is not None and t.lower in {"to", "into", "toward", "towards"} for t in ahead
-        )
-
-    def _fetching(self, clause: list[int]) -> bool:
-        words = [self.toks[k].lower for k in clause]
-        pairs = set(itertools.pairwise(words))
-        return any(("to", v) in pairs for v in FETCH_VERBS) or ("the", "evacuation") in pairs
-
-    def _moves_people(self, rest: list[int]) -> bool:
-        """People right after a verb that moves its object ("transport rebels", "bused them")."""
-        toks = self.toks
-        for n, k in enumerate(rest):
-            if toks[k].lower in MOVE_OBJECT_VERBS and not self._purpose(k):
-                ahead = rest[n + 1 : n + 5]
-                if any(
-                    toks[x].lower in OBJECT_PRONOUNS or self._kind(x) == "people" for x in ahead
-                ):
-                    return True
-        return False
+#: Verbs of staying that say where people who left now live ("where he lives in X").
+SETTLED = frozenset(["live", "stay"])
 
 
-def _stem(word: str) -> str:
-    """A vehicle noun without its plural ending ("convoys" → "convoy")."""
-    return word.removesuffix("es") if word.endswith("ses") else word.removesuffix("s")
+@dataclass
+class Party:
+    """A group or a person the story follows."""
+
+    id: int
+    lemma: str
+    plural: bool
+    sentence: int  # where it was last mentioned (0-based)
+    #: Where it was last said to be, the sentence that says so, and how ("left", "at")
+    place: str | None = None
+    place_sentence: int = -1
+    how: str = ""
+    #: Where it first left: "home", for a return
+    home: str | None = None
 
 
-def _noun(word: str) -> bool:
-    """A noun of movement or a vehicle, or a word of carrying: not the clause's verb."""
-    return word in MOVEMENT_NOUNS | EVACUATION_NOUNS | VEHICLE_NOUNS | CARRY_WORDS
+@dataclass
+class Leg:
+    """One frame's movement, its ends as refs (candidate refs or "unresolved:<key>")."""
+
+    frame: Frame
+    party: Party | None
+    origins: list[str]
+    destinations: list[str]
+    via: list[str] = field(default_factory=list)
+    #: Where a missing origin came from: "track" (the group's last place) or "home"
+    origin_from: str = ""
+    origin_sentence: int = -1  # 0-based
+
+
+class Tracker:
+    """Links frames' movers into parties and turns frames into legs, in text order."""
+
+    def __init__(
+        self,
+        refs: Callable[[End, Frame], list[str]],
+        nested: Callable[[str, str], bool],
+    ) -> None:
+        #: End → its refs (toponym refs, unresolved names; anaphors resolved), or []
+        self.refs = refs
+        #: Whether one place holds the other (a country and a town in it)
+        self.nested = nested
+        self.parties: list[Party] = []
+        #: The place the story last told people leaving, and its sentence
+        self.scene: tuple[str, int] | None = None
+        self._by_head: dict[tuple[int, int], Party] = {}
+        self._scenes: list[tuple[str, int]] = []  # every place told left, and its sentence
+        self._last_end: tuple[str, int] | None = None  # where the last leg ended, and when
+
+    def legs(self, frames: list[Frame]) -> list[Leg]:
+        out: list[Leg] = []
+        for f in sorted(frames, key=lambda f: f.start):
+            party = self._party(f)
+            leg = self._leg(f, party)
+            if leg is not None:
+                out += self._split(leg, f)
+        return out
+
+    def _split(self, leg: Leg, f: Frame) -> list[Leg]:
+        """A leg per destination stated with its own preposition ("to A or to B")."""
+        groups = sorted({e.group for e in f.destinations})
+        if len(groups) < 2:
+            return [leg]
+        out = []
+        for g in groups:
+            ends = self._refs([e for e in f.destinations if e.group == g], f)
+            if ends:
+                out.append(dataclasses.replace(leg, destinations=ends))
+        return out or [leg]
+
+    # -- who: the group a mover refers to
+
+    def _party(self, f: Frame) -> Party | None:
+        m = f.mover
+        if m is None and f.kind == "noun" and f.definite:
+            # "the move westward to X", "the evacuation": the movement told just before
+            recent = [p for p in reversed(self.parties) if f.sentence - p.sentence <= REACH]
+            placed = (p for p in recent if p.place is not None)
+            return next(placed, recent[0] if recent else None)
+        if m is None or m.kind not in {"people", "vehicles", "military"}:
+            return None
+        key = (f.sentence, m.head)
+        if key in self._by_head:  # "fled X and reached Y": one subject, one group
+            return self._by_head[key]
+        earlier = self._refers_to(m, f.sentence)
+        if earlier is not None:
+            earlier.sentence = f.sentence
+            self._by_head[key] = earlier
+            return earlier
+        party = Party(len(self.parties), m.group, m.plural, f.sentence)
+        self.parties.append(party)
+        self._by_head[key] = party
+        return party
+
+    def _refers_to(self, m: Mover, sentence: int) -> Party | None:
+        recent = [p for p in reversed(self.parties) if sentence - p.sentence <= REACH]
+        if m.owner and m.kind == "people":  # "his family", "their children": with them
+            return next((p for p in recent if p.plural == (m.owner == "their")), None)
+        if m.pronoun:
+            return next((p for p in recent if p.plural == m.plural), None)
+        if m.definite or m.group in QUANTITIES:
+            same = next((p for p in recent if p.lemma == m.group), None)
+            if same is not None or m.group not in GENERIC_MOVERS:
+                return same
+            placed = next((p for p in recent if p.place is not None), None)
+            return placed or (recent[0] if recent else None)
+        if m.group and m.text[:1].isupper() and not m.plural:
+            return next((p for p in recent if p.lemma == m.group), None)  # a person named again
+        if m.plural and m.count is None and m.kind == "people":  # "rebels ... the rebels"
+            return next((p for p in recent if p.lemma == m.group), None)
+        return None
+
+    # -- where: the frame's ends, filled in from the group's track
+
+    def _leg(self, f: Frame, party: Party | None) -> Leg | None:
+        """The frame's movement, its ends filled in from where the story has its people."""
+        anaphors = [e for e in f.destinations if e.kind == "anaphor" and e.word == "home"]
+        destinations = self._refs([e for e in f.destinations if e not in anaphors], f)
+        if anaphors and not destinations and party is not None and party.home is not None:
+            destinations = [party.home]  # "returned home"
+        leg = Leg(f, party, self._refs(f.origins, f), destinations, self._refs(f.via, f))
+        through = leg.origins and leg.via and not leg.destinations and f.kind == "move"
+        if through and f.sense.place_object != "via":  # "fled X through Y": as far as Y
+            leg.destinations, leg.via = leg.via[-1:], leg.via[:-1]
+        self._origin(leg, party)
+        self._arrival(leg, party)
+        self._remember(leg)
+        located = self._refs(f.located, f)
+        settled = self._settled(f, party, located)
+        leg = settled or leg
+        if party is not None and f.status != "not made":
+            self._move(party, leg, located, f.sentence)
+        if (f.kind == "stay" and settled is None) or not (leg.origins or leg.destinations):
+            return None
+        return leg
+
+    def _origin(self, leg: Leg, party: Party | None) -> None:
+        """An origin a sentence names more coarsely than the story knows, or leaves out."""
+        f, stated = leg.frame, list(leg.origins)
+        if (
+            stated
+            and party is not None
+            and party.place is not None
+            and party.how == "left"
+            and all(self.nested(o, party.place) for o in stated)
+        ):  # "departed from X ... set out from southern Mexico": X, the part it left
+            self._from(leg, party.place, "track", party.place_sentence)
+        last = self._last_end
+        if not stated and leg.destinations and f.onward and last and f.sentence - last[1] <= 1:
+            self._from(leg, last[0], "previous", last[1])  # "travel on to X"
+        homes = self._refs(f.mover.home, f) if f.mover is not None else []
+        if stated and homes and all(self.nested(o, homes[0]) for o in stated):
+            leg.origins = homes[:1]  # "In Israel, residents of Kiryat Shmona fled": the town
+        if not leg.origins and homes and f.kind != "return":
+            leg.origins = self._apart(homes, leg.destinations)
+            leg.origin_from = "home" if leg.origins else ""
+        if (
+            not leg.origins
+            and leg.destinations
+            and party is not None
+            and party.place is not None
+            and self._apart([party.place], leg.destinations)
+            and (f.lemma in CONTINUING or f.kind == "return" or (f.kind == "noun" and f.definite))
+            and not (f.kind == "return" and party.how == "left")  # back to, not from, X
+        ):
+            self._from(leg, party.place, "track", party.place_sentence)
+        scene = self.scene
+        if scene is None or leg.origins:
+            return
+        if leg.destinations and f.kind == "move" and self._apart([scene[0]], leg.destinations):
+            self._from(leg, scene[0], "scene", scene[1])  # "thousands left their homes"
+        elif not leg.destinations and f.kind == "noun" and f.definite:
+            self._from(leg, scene[0], "scene", scene[1])  # "The evacuations began with ..."
+
+    @staticmethod
+    def _from(leg: Leg, place: str, how: str, sentence: int) -> None:
+        leg.origins, leg.origin_from, leg.origin_sentence = [place], how, sentence
+
+    def _arrival(self, leg: Leg, party: Party | None) -> None:
+        """ "Many have arrived from X" in a story of the group reaching Y: at Y."""
+        if (
+            leg.origins
+            and not leg.destinations
+            and leg.frame.lemma in ARRIVING
+            and party is not None
+            and party.place is not None
+            and party.how in {"reached", "at"}
+            and self._apart(leg.origins, [party.place])
+        ):
+            leg.destinations = [party.place]
+
+    def _remember(self, leg: Leg) -> None:
+        """Where the story's last leg ended, and the place it tells people leaving."""
+        f = leg.frame
+        crossed = leg.via[-1:] if f.sense.place_object == "via" else []  # "crossed at Medyka"
+        if f.status == "made" and (crossed or leg.destinations):
+            self._last_end = ((crossed or leg.destinations)[0], f.sentence)
+        if (
+            leg.origins
+            and leg.origin_from != "scene"
+            and f.status == "made"  # "told to leave": not yet left
+            and f.lemma in LEAVING | {"noun"} | {"evacuation"}
+            and f.kind != "return"
+        ):
+            told = (leg.origins[0], f.sentence)  # "the evacuation of Aleppo" after "eastern
+            told = next(  # Aleppo": the part told before
+                (p for p in reversed(self._scenes[-8:]) if self.nested(told[0], p[0])), told
+            )
+            self.scene = told
+            self._scenes.append(told)
+
+    def _settled(self, f: Frame, party: Party | None, located: list[str]) -> Leg | None:
+        """People who left X and now live or stay in Y ("a boy displaced from X ... where
+        he lives in Y") moved from X to Y."""
+        if (
+            f.kind == "stay"
+            and f.status == "made"
+            and f.lemma in SETTLED
+            and located
+            and party is not None
+            and party.how == "left"
+            and party.place is not None
+            and f.sentence - party.place_sentence <= 1
+            and self._apart([party.place], located[:1])
+        ):
+            return Leg(f, party, [party.place], located[:1], [], "track", party.place_sentence)
+        return None
+
+    def _move(self, party: Party, leg: Leg, located: list[str], sentence: int) -> None:
+        """Where the group is after the leg: where it went, else where it left or stays."""
+        if leg.origins and party.home is None and leg.frame.kind != "return":
+            party.home = leg.origins[0]
+        if leg.destinations and leg.frame.status == "made":
+            party.place, party.how = leg.destinations[0], "reached"
+        elif party.how == "reached" and party.place_sentence == sentence:
+            return  # "crossed into Y, taking ... who have left X": still in Y
+        elif leg.origins and (
+            leg.origin_from != "home"
+            or party.place is None
+            or self.nested(party.place, leg.origins[0])
+        ):
+            party.place, party.how = leg.origins[0], "left"  # not "Palestinians" over X
+        elif located:
+            party.place, party.how = located[0], "at"
+        else:
+            return
+        party.place_sentence = sentence
+
+    def _apart(self, origins: list[str], destinations: list[str]) -> list[str]:
+        """The origins a movement to ``destinations`` may be said to start from when the
+        sentence does not say: none that holds, or lies in, or is, a destination ("Yemenis"
+        going to Sanaa did not come from Yemen)."""
+        return [
+            o for o in origins
+            if all(o != d and not self.nested(o, d) and not self.nested(d, o) for d in destinations)
+        ]  # fmt: skip
+
+    def _refs(self, ends: list[End], f: Frame) -> list[str]:
+        out: list[str] = []
+        for e in ends:
+            for r in self.refs(e, f):
+                if r not in out:
+                    out.append(r)
+        return out

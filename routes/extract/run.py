@@ -37,7 +37,15 @@ class Run(Toponyms, Figures, Incidents, Movements):
         mention_tokens = self._mention_tokens(on_land)
         incidents = self._incidents(figures, mention_tokens, attributions, dates)
         movements, main_origin, vehicles, unresolved = self.movements(
-            on_land, figures, dates, attributions, incidents, focus, self.typed
+            on_land, figures, dates, attributions, focus, self.typed
+        )
+        # a people's name that gave a movement its origin ("Venezuelans crossed") names
+        # that country for the draft
+        used = {r for m in movements for r in [*m.origins, *m.destinations]}
+        named = {t.place.ref for t in toponyms}
+        toponyms = sorted(
+            [*toponyms, *(t for t in self.typed if t.place.ref in used - named)],
+            key=lambda t: t.start,
         )
         # Incident figures carry the attribution found for the incident.
         by_span = {(f.start, f.end): f for inc in incidents for f in inc.figures}

@@ -1,0 +1,156 @@
+"""The reader: movements read from each sentence's structure and followed across the story.
+
+Each text is our own short example of a class of sentences (examples, not evidence: accuracy
+is measured on real news in ``test_movements_dev.py`` and ``docs/extraction.md``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from conftest import movement_legs
+
+from routes.extract import draft_scenario, extract
+
+DAY = dt.date(2021, 6, 15)
+
+
+def _legs(text: str) -> set[tuple[str, str]]:
+    return movement_legs(extract(text, story_date=DAY))
+
+
+def _movements(text: str) -> list[Any]:
+    return extract(text, story_date=DAY).movements
+
+
+def _people(text: str) -> dict[tuple[str, str], set[int]]:
+    """Each movement's (origin, destination) as the text names them → its people figures."""
+    found = extract(text, story_date=DAY)
+
+    def said(refs: list[str]) -> str:
+        return str(found.mentions(refs[0])[0].text) if refs and found.mentions(refs[0]) else ""
+
+    return {
+        (said(m.origins), said(m.destinations)): {f.value for f in m.figures if f.kind == "people"}
+        for m in found.movements
+    }
+
+
+# --- roles from the sentence's structure -----------------------------------------------------
+
+
+def test_a_phrase_of_direction_on_a_road_is_no_end_unless_people_go_along_it() -> None:
+    assert _legs("Civilians fled Kharkiv as shells hit the road to Poltava.") == set()
+    assert _legs("Civilians fled Kharkiv along the road to Poltava.") == {("Kharkiv", "Poltava")}
+
+
+def test_a_passive_without_an_agent_moves_its_subject() -> None:
+    assert _legs("About 500 nurses were flown from Kabul to Doha.") == {("Kabul", "Doha")}
+
+
+def test_a_noun_of_movement_has_its_own_ends() -> None:
+    assert _legs("The exodus of families from Herat to Mashhad continued.") == {
+        ("Herat", "Mashhad")
+    }
+
+
+def test_a_second_leg_in_a_relative_clause() -> None:
+    legs = _legs("The wounded were driven to Kandahar, from where they were flown to Kabul.")
+    assert ("Kandahar", "Kabul") in legs
+
+
+def test_people_named_by_their_work_or_their_people_move() -> None:
+    assert _legs("Dozens of teachers fled Herat for Kabul.") == {("Herat", "Kabul")}
+    assert _legs("Some 300 Hazaras crossed from Herat into Iran.") == {("Herat", "Iran")}
+
+
+def test_a_from_phrase_that_says_who_people_are_is_where_they_come_from_only_if_they_move() -> None:
+    assert _legs("Volunteers from Lviv cooked for the crowds at the station.") == set()
+
+
+def test_vehicles_sent_in_to_fetch_people_move_them_out_of_where_they_went() -> None:
+    legs = _legs("Buses entered Daraya on Friday to take the families to Idlib.")
+    assert legs == {("Daraya", "Idlib")}
+
+
+# --- status ----------------------------------------------------------------------------------
+
+
+def test_a_movement_that_did_not_happen_is_not_drawn() -> None:
+    text = "The refugees could not cross from Gevgelija into Idomeni because the gate was shut."
+    assert _legs(text) == set()
+    assert _legs("The families were unable to leave Madaya for Beirut.") == set()
+
+
+def test_a_planned_movement_is_drawn_as_planned() -> None:
+    moves = _movements("The residents will be taken from Sumy to Poltava on Friday.")
+    assert [m.status for m in moves if m.complete] == ["planned"]
+
+
+# --- figures ---------------------------------------------------------------------------------
+
+
+def test_a_total_is_not_one_leg_s_figure() -> None:
+    text = (
+        "About 2,000 people were bused from Aleppo to Idlib on Monday. "
+        "In all, 10,000 people have been evacuated from Aleppo."
+    )
+    assert _people(text)[("Aleppo", "Idlib")] == {2000}
+
+
+def test_the_killed_are_not_counted_as_moved() -> None:
+    text = "Shelling killed 40 people in Kharkiv as 3,000 residents fled to Poltava."
+    figures = _people(text)
+    assert figures.get(("Kharkiv", "Poltava"), figures.get(("", "Poltava"))) == {3000}
+
+
+def test_a_return_is_a_movement_of_its_own_in_its_own_direction_and_day() -> None:
+    text = "On Monday 5,000 people fled Mosul for Erbil. On Thursday 800 of them returned to Mosul."
+    found = extract(text, story_date=dt.date(2021, 6, 18))
+    legs = movement_legs(found)
+    assert legs == {("Mosul", "Erbil"), ("Erbil", "Mosul")}
+    back = next(m for m in found.movements if found.mentions(m.origins[0])[0].text == "Erbil")
+    assert back.date == dt.date(2021, 6, 17)
+    assert {f.value for f in back.figures} == {800}
+
+
+def test_one_family_s_journey_told_over_three_sentences() -> None:
+    text = (
+        "The Haddad family left Homs before dawn on Monday. "
+        "By noon they had reached Hama. "
+        "That night they crossed into Turkey at Reyhanli."
+    )
+    legs = _legs(text)
+    assert ("Homs", "Hama") in legs
+    assert ("Hama", "Turkey") in legs or ("Hama", "Reyhanli") in legs
+
+
+def test_the_draft_names_the_sentence_an_origin_came_from() -> None:
+    draft = draft_scenario(
+        "Hundreds of families left Sinjar on Sunday. They reached Duhok two days later.",
+        story_date=DAY,
+    ).model_dump()
+    corridor = draft["corridors"][0]["id"]
+    notes = " ".join(r for r in draft["review"] if r.startswith(f"corridor {corridor}:"))
+    assert "sentence 1" in notes
+
+
+def test_a_crossing_s_direction_hung_on_what_was_crossed_is_the_crossing_s() -> None:
+    """ "Crossed the border into X": the parser may hang "into X" on "border"; the road to X
+    still says only where a road goes."""
+    assert _legs("Thousands crossed the border into Turkey from Idlib.") == {("Idlib", "Turkey")}
+    assert _legs("Thousands of families waited on the road to Idlib.") == set()
+
+
+def test_a_place_the_parse_hung_away_from_its_verb_is_still_its_end() -> None:
+    """ "into" read as the marker of "neighbouring": Sudan is still where they crossed to."""
+    assert ("Idlib", "Turkey") in _legs(
+        "Thousands of families from Idlib crossed a river into neighbouring Turkey."
+    )
+
+
+def test_what_is_seen_happening_happened() -> None:
+    """ "Could be seen crossing": "could" is the seeing's, not the crossing's."""
+    moves = _movements("Families could be seen crossing from Idlib into Turkey on Friday.")
+    assert [m.status for m in moves if m.complete] == ["reported"]
