@@ -28,6 +28,7 @@ from functools import cache
 from routes.distance import great_circle_km
 from routes.places.areas import areas_named, areas_sounding_like
 from routes.places.curated import Curated, curated_gazetteer
+from routes.places.features import division_named
 from routes.places.geonames import (
     Bounds,
     GeoName,
@@ -36,7 +37,7 @@ from routes.places.geonames import (
     geonames_sounding,
     own_spelling,
 )
-from routes.places.names import DIVISION_WORDS, area_named, normalize, skeleton
+from routes.places.names import normalize, skeleton
 from routes.places.regions import Area, admin1_at
 from routes.places.spellings import region_namesakes
 from routes.scenario import Place
@@ -258,8 +259,8 @@ def candidates(
             return []
         name = head.strip()
         found = _exact(name, near, curated, keep)
-    area = None if found else area_named(name, DIVISION_WORDS)
-    if area:  # "Homs province", "Migori County", "the countryside of Hama": the region
+    area = None if found else division_named(name)
+    if area:  # "Homs province", "Migori County", "Kehtna rural municipality": the region
         regions = [c for c in _exact(area, near, curated, keep) if c.level in _REGIONS]
         return _monotone(
             [replace(c, confidence=match_confidence(c.level, c.how == "name")) for c in regions]
