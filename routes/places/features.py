@@ -49,6 +49,7 @@ __all__ = [
     "division_kinds",
     "division_named",
     "landforms",
+    "placed_subdivision",
     "subdivisions",
     "with_subdivisions",
 ]
@@ -72,6 +73,28 @@ SUBDIVISION_TOWNS_SOURCE = (
 )
 #: The table of ISO 3166-2 subdivisions' GeoNames codes, levels, regions and derived points.
 SUBDIVISION_TABLE = "subdivision-points.csv"
+
+
+def placed_subdivision(source: str) -> bool:
+    """Whether an area's ``source`` says it is an ISO 3166-2 subdivision that no GeoNames
+    region is, at a point derived for it (:data:`SUBDIVISION_SOURCE`,
+    :data:`SUBDIVISION_COUNTRY_SOURCE`, :data:`SUBDIVISION_TOWNS_SOURCE`): a division
+    known by its ISO name alone, which a town of its country called so (or spelled so)
+    comes before unless the text marks the division ("Deir El Balah", PS-DEB: the town
+    Dayr al Balaḩ; "Deir al-Balah governorate": the division).
+
+    Examples
+    --------
+    >>> placed_subdivision(SUBDIVISION_COUNTRY_SOURCE.format(
+    ...     code="FR-971", version="", country="Guadeloupe", iso="GP", of=""))
+    True
+    >>> placed_subdivision("derived: Natural Earth admin-1 states and provinces")
+    False
+    """
+    return source.startswith(_SUBDIVISION_PREFIX)
+
+
+_SUBDIVISION_PREFIX = SUBDIVISION_SOURCE.partition("{")[0]
 
 #: Natural Earth feature classes read as islands; the others (capes, waterfalls…) are landforms.
 ISLANDS = frozenset({"island", "island group"})
