@@ -239,6 +239,23 @@ def test_the_oblast_s_spelling_is_its_city_unless_the_text_says_oblast() -> None
 
 
 @pytest.mark.parametrize(
+    ("text", "features"),
+    [
+        ("Families fled Jenin in the West Bank toward Qalqilya.", ["populated place"] * 2),
+        ("Raids hit the Jenin governorate and Qalqilya governorate.", ["admin2"] * 2),
+    ],
+)
+def test_a_division_only_iso_names_is_its_town_unless_the_text_marks_it(
+    text: str, features: list[str]
+) -> None:
+    """PS-JEN and PS-QQA, divisions ISO 3166-2 names at derived points, are the towns
+    Janīn and Qalqīlyah (another spelling) unless a word of division follows."""
+    found = extract(text, story_date=DAY).toponyms
+    assert [t.place.feature for t in found if t.text in {"Jenin", "Qalqilya"}] == features
+    assert all(t.place.country == "PS" for t in found)
+
+
+@pytest.mark.parametrize(
     ("text", "feature"),
     [
         ("Heavy fighting in Hama countryside forced families to flee.", "admin1"),

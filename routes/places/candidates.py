@@ -11,7 +11,8 @@ the order they are preferred:
 2. continents, countries and regions (:mod:`routes.places.regions`) and GeoNames
    cities500 towns (:mod:`routes.places.geonames`): a region's own name beats every
    town but one of the same own name; a town called so beats one only *also*
-   called so (an alternate name); towns inside ``near`` beat the others;
+   called so (an alternate name); towns inside ``near`` beat the others; a division
+   only ISO 3166-2 names goes after a town of its country called or spelled so;
 3. names spelled differently but sounding the same (:func:`~routes.places.names.skeleton`
    and an edit-distance ratio), at :data:`SIMILAR_SPELLING_FACTOR` of the confidence.
 
@@ -28,6 +29,7 @@ from functools import cache
 from routes.distance import great_circle_km
 from routes.places.areas import areas_named, areas_sounding_like
 from routes.places.curated import Curated, curated_gazetteer
+from routes.places.features import division_named, placed_subdivision
 from routes.places.geonames import (
     Bounds,
     GeoName,
@@ -36,9 +38,9 @@ from routes.places.geonames import (
     geonames_sounding,
     own_spelling,
 )
-from routes.places.names import DIVISION_WORDS, area_named, normalize, skeleton
+from routes.places.names import normalize, skeleton
 from routes.places.regions import Area, admin1_at
-from routes.places.spellings import region_namesakes
+from routes.places.spellings import region_namesakes, spelled_towns
 from routes.scenario import Place
 
 __all__ = [
@@ -258,9 +260,10 @@ def candidates(
             return []
         name = head.strip()
         found = _exact(name, near, curated, keep)
-    area = None if found else area_named(name, DIVISION_WORDS)
-    if area:  # "Homs province", "Migori County", "the countryside of Hama": the region
-        regions = [c for c in _exact(area, near, curated, keep) if c.level in _REGIONS]
+    area = None if found else division_named(name)
+    if area:  # "Homs province", "Migori County", "Kehtna rural municipality": the region
+        marked = _exact(area, near, curated, keep, division=True)
+        regions = [c for c in marked if c.level in _REGIONS]
         return _monotone(
             [replace(c, confidence=match_confidence(c.level, c.how == "name")) for c in regions]
         )
@@ -301,27 +304,53 @@ _REGIONS = frozenset({"admin1", "admin2"})
 _ABOVE_TOWNS = frozenset({"continent", "sea", "country"})
 
 
-def _exact(query: str, near: Bounds | None, curated: Curated, keep: Keep | None) -> list[Candidate]:
+def _exact(
+    query: str,
+    near: Bounds | None,
+    curated: Curated,
+    keep: Keep | None,
+    *,
+    division: bool = False,
+) -> list[Candidate]:
+    """The places called ``query``, best first; ``division``: the text marks it as a
+    division's name ("Jenin governorate"), so that no town goes before a division."""
     key = normalize(query)
     if not key:
         return []
     mine = _curated(curated.named(query), keep, query)
     areas = _areas(areas_named(query), near, keep, query)
-    regions = [(a.country, a.name) for a in areas if a.level == "admin1" and a.how == "name"]
+    regions = [  # not a division known by its ISO name alone: it changes no town's reading
+        (a.country, a.name)
+        for a in areas
+        if a.level == "admin1" and a.how == "name" and not _placed(a)
+    ]
     country = any(a.level == "country" for a in areas)  # "Taiwan": no city's other name
-    towns, famous = _towns(query, key, near, keep, regions, [] if country else regions)
+    placed = [] if division else sorted({a.country for a in areas if a.country and _placed(a)})
+    towns, famous = _towns(query, key, near, keep, regions, [] if country else regions, placed)
     ids = {c.geonames_id for c in mine if c.geonames_id}
     towns = [t for t in towns if t.geonames_id not in ids and not _near_any(t, mine)]
     areas = [a for a in areas if a.geonames_id is None or a.geonames_id not in ids]
+    # A division known by its ISO name alone goes after a town of its country called so or
+    # spelled so (as beside a GeoNames region): "Deir Al-Balah" is Dayr al Balaḩ, not PS-DEB.
+    lead = {t.country for t in towns if t.country in placed and t.how != "alternate name"}
+    behind = [a for a in areas if _placed(a) and a.country in lead]
+    areas = [a for a in areas if a not in behind]
     first = [t for t in towns if t.ref in famous]
     if first:  # a capital, a large city, the town a region is named after (issue 26)
         above = [a for a in areas if a.level in _ABOVE_TOWNS and a.how == "name"]
         beside = CONFIDENCE["a region beside a renowned town of its name"]
         below = [replace(a, confidence=min(a.confidence, beside)) for a in areas if a not in above]
-        return [*mine, *above, *first, *below, *(t for t in towns if t.ref not in famous)]
+        rest = [t for t in towns if t.ref not in famous]
+        return [*mine, *above, *first, *below, *rest, *behind]
     if areas and towns and _town_first(query, key, towns[0], areas[0]):
-        return [*mine, *towns, *areas]
-    return [*mine, *areas, *towns]
+        return [*mine, *towns, *areas, *behind]
+    return [*mine, *areas, *towns, *behind]
+
+
+def _placed(area: Candidate) -> bool:
+    """A division known by its ISO 3166-2 name alone, at a derived point."""
+    source = area.source.removeprefix(f"{area.level}: ")
+    return area.level in _REGIONS and placed_subdivision(source)
 
 
 def _town_first(query: str, key: str, town: Candidate, area: Candidate) -> bool:
@@ -394,17 +423,36 @@ def _towns(
     keep: Keep | None,
     regions: Sequence[tuple[str | None, str]] = (),
     named_after: Sequence[tuple[str | None, str]] = (),
+    spelled_in: Sequence[str] = (),
 ) -> tuple[list[Candidate], set[str]]:
     """GeoNames towns called ``key``, the likeliest first (see :data:`CONFIDENCE`), and the
     refs of the renowned ones that lead (:func:`renowned`; ``regions``: the first-level
     regions the name matched, ``(country, name)``; the cities of ``named_after`` that the
-    name spells another way join them: :func:`~routes.places.spellings.region_namesakes`)."""
+    name spells another way join them: :func:`~routes.places.spellings.region_namesakes`).
+
+    The towns of the countries ``spelled_in`` (those of the divisions known by their ISO
+    name alone that the name matched) that it spells another way count as called so, as a
+    similar spelling (:data:`SIMILAR_SPELLING_FACTOR`), as the extractor reads them
+    (:class:`~routes.places.index.NameIndex`): those whose own name it writes in other
+    letters (:func:`~routes.places.geonames.own_spelling`: "Deir Al-Balah" for Dayr al
+    Balaḩ, "Aşgabat" for Ashgabat) and its transliterations in a country whose names reach
+    English so (:func:`~routes.places.spellings.spelled_towns`: "Qalqilya" for Qalqīlyah)."""
     named = geonames_named(key)
     ids = {t.id for t, _main in named}
     namesakes = region_namesakes(key, named_after, NAMESAKE_POPULATION)
     named += [(t, True) for t in namesakes if t.id not in ids]
+    ids |= {t.id for t in namesakes}
+    other = [t for t, _listed in spelled_towns(key, spelled_in)] if spelled_in else []
+    named += [(t, False) for t in other if t.id not in ids]
     named = [(t, main) for t, main in named if keep is None or keep(*t[2:5])]
     named = _own_names(key, named, regions, any(main for _t, main in named) or bool(regions))
+    others = {t.id for t in other}
+    spelled = {
+        t.id
+        for t, main in named
+        if not main and t.country in spelled_in and (t.id in others or own_spelling(key, t.name))
+    }
+    named = [(t, main or t.id in spelled) for t, main in named]
     famous = [  # where the story's region says nothing (none given)
         near is None and main and renowned(t.population, t.capital, t.country, t.admin1, regions)
         for t, main in named
@@ -412,6 +460,11 @@ def _towns(
     rated = town_confidences([(main, _inside(near, t.lat, t.lon)) for t, main in named], famous)
     found = [
         _from_town(town, main, query, confidence)
+        if town.id not in spelled
+        else replace(
+            _from_town(town, True, query, confidence * SIMILAR_SPELLING_FACTOR),
+            how="similar spelling",
+        )
         for (town, main), confidence in zip(named, rated, strict=True)
     ]
     lead = CONFIDENCE["one of several renowned towns so called"]

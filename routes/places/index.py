@@ -29,6 +29,7 @@ from routes.places.candidates import (
     town_confidences,
 )
 from routes.places.curated import CuratedPlace, curated_places
+from routes.places.features import placed_subdivision
 from routes.places.former import FormerName, former_names
 from routes.places.geocoder import NEAR_MARGIN_DEG
 from routes.places.geonames import (
@@ -266,17 +267,22 @@ class NameIndex:
             areas = [] if curated else _region_candidates(named_areas.get(keyed[key], ()))
             if countries:  # a first-level region may share a country's name ("Georgia")
                 areas = [a for a in areas if a.feature == "admin1" and a.primary]
-            regions = [(a.country, a.name) for a in areas if a.feature == "admin1" and a.primary]
+            # A division known by its ISO name alone makes no town's other name its own; a
+            # town of its country the name spells is found by another spelling of its name.
+            recorded = [a for a in areas if not placed_subdivision(a.source)]
+            regions = [(a.country, a.name) for a in recorded if a.feature == "admin1" and a.primary]
             towns = _with_namesakes(key, towns, [] if countries else regions)
-            if any(c.primary for c in [*curated, *countries, *areas, *towns]):
+            if any(c.primary for c in [*curated, *countries, *recorded, *towns]):
                 towns = [_own_name(key, t, regions) for t in towns]
+            placed = {a.country for a in areas if a not in recorded}
+            towns = [_spelling_of(key, t, placed) for t in towns]
             # "Homs", "Amman", "Idlib": a city beats the province named after it.
             own = {t.country for t in towns if _renowned(t, regions)}
             areas = [
                 replace(a, primary=False) if a.feature == "admin1" and a.country in own else a
                 for a in areas
             ]
-            towns = _own_names_first([*curated, *countries, *areas], towns)
+            towns = _own_names_first([*curated, *countries, *recorded], towns)
             former = self._former.get(key, [])
             candidates = _dedupe([*former, *curated, *countries, *areas, *towns])
             if candidates:
@@ -371,6 +377,19 @@ def _own_name(
     if own_spelling(key, town.name) or namesake(key, town.name, town.population, where, regions):
         return replace(town, primary=True)
     return town
+
+
+def _spelling_of(key: str, town: IndexCandidate, countries: set[str | None]) -> IndexCandidate:
+    """``town`` as found by another spelling of its name (``variant``, as
+    :meth:`NameIndex.variants` finds one) when ``key`` spells its own name another way
+    (:func:`~routes.places.geonames.own_spelling`) and is the name of a division of its
+    country known by its ISO name alone
+    (:func:`~routes.places.features.placed_subdivision`): "Deir Al-Balah", PS-DEB's name,
+    is Dayr al Balaḩ by another spelling, as "Aşgabat" is Ashgabat. The extractor reads
+    the town before the division unless the text marks the division."""
+    if town.primary or town.country not in countries or not own_spelling(key, town.name):
+        return town
+    return replace(town, primary=True, variant=True)
 
 
 def _with_namesakes(
