@@ -498,7 +498,7 @@ def _contains(area: Candidate, place: Candidate) -> bool:
 def _holds(area: Candidate, place: Candidate) -> bool:
     """``place`` lies in ``area``: a country's or region's, or a part of a town ("eastern
     Aleppo" of Aleppo: another kind of place within the town's reach)."""
-    if _contains(area, place):
+    if _contains(area, place) or (area.feature == "admin2" and contains(area, place)):
         return True
     return (
         area.feature in {"city", "town"}

@@ -182,7 +182,15 @@ class Tracker:
         destinations = self._refs([e for e in f.destinations if e not in anaphors], f)
         if anaphors and not destinations and party is not None and party.home is not None:
             destinations = [party.home]  # "returned home"
-        leg = Leg(f, party, self._refs(f.origins, f), destinations, self._refs(f.via, f))
+        origins = self._refs(f.origins, f)
+        if (
+            destinations
+            and all(e.around for e in f.destinations)
+            and origins
+            and all(self.nested(d, o) for d in destinations for o in origins)
+        ):
+            destinations = []  # "to other towns in X", X holding the town they left
+        leg = Leg(f, party, origins, destinations, self._refs(f.via, f))
         through = leg.origins and leg.via and not leg.destinations and f.kind == "move"
         if through and f.sense.place_object != "via":  # "fled X through Y": as far as Y
             leg.destinations, leg.via = leg.via[-1:], leg.via[:-1]

@@ -115,6 +115,8 @@ class End:
     many: int = 1
     #: A name the text marks as a place with a word of place ("the Tal Maltha camp")
     marked: bool = False
+    #: Where unnamed places lie ("other towns in X"), not the place itself
+    around: bool = False
 
 
 @dataclass
@@ -239,6 +241,8 @@ class Phrases:
             if noun is not None:
                 return self._end(noun) or self._located_in(tok)
         inner = self._located_in(tok)  # "the town of X", "ISIS rule in X", "X camp"
+        if inner and place_noun and low != singular(low):  # "other towns in X": in X
+            return [dataclasses.replace(e, around=True) for e in inner]
         if inner or not place_noun:
             return inner or self._name(tok)
         named = [c for c in tok.children if c.dep_ in {"compound", "flat"} and c.tag_ == "NNP"]
