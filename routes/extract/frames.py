@@ -22,6 +22,7 @@ to the noun, not the verb. Negation and the words a verb depends on set its stat
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -344,7 +345,7 @@ class _Reader(Phrases):
                     f.means = (self.p.start(sub[0].i), self.p.end(sub[-1].i))
                 self._place_role(f, s, case, child)
             elif dep == "obj":
-                ends = self._ends(child)
+                ends = [dataclasses.replace(e, bare=True) for e in self._ends(child)]
                 if not ends:
                     continue
                 role = s.place_object

@@ -36,6 +36,7 @@ from routes.extract.frames import End, Frame, frames
 from routes.extract.lexicon import ORG_HEADS, PRONOUNS
 from routes.extract.movers import Leg, Tracker
 from routes.extract.parse import Parsed, parse
+from routes.extract.people import common_words
 from routes.extract.phrases import PEOPLE_PRONOUNS
 from routes.extract.senses import (
     MOVEMENT_NOUNS,
@@ -203,8 +204,12 @@ class Movements(Document):
             return False
         if end.marked:  # "the Tal Maltha camp": a place, whatever its words are otherwise
             return True
-        if len(words) == 1 and name.lower() in PEOPLE_NOUNS | VEHICLE_NOUNS:
-            return False  # "People", capitalised where a sentence runs on
+        if end.bare:
+            return False  # "fled the Taliban": a group fled, no place no gazetteer has
+        if len(words) == 1 and (
+            name.lower() in PEOPLE_NOUNS | VEHICLE_NOUNS or name.lower() in common_words()
+        ):
+            return False  # "People", "Community": capitalised, not named as places
         if normalize(words[-1]) in self.persons or normalize(words[0]) in self.persons:
             return False
         return not any(r.start <= end.start < r.end for r in self.rejected)

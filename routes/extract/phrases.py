@@ -117,6 +117,8 @@ class End:
     marked: bool = False
     #: Where unnamed places lie ("other towns in X"), not the place itself
     around: bool = False
+    #: A verb's bare object ("fled the Taliban"), no preposition or word of place marking it
+    bare: bool = False
 
 
 @dataclass
