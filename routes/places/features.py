@@ -190,7 +190,7 @@ def with_subdivisions(
     )
     hits = {j: _one(by_key, s[1], s[2], sub_keys[j]) for j, s in enumerate(subs)}
     loose = {(s[1], s[2]) for j, s in enumerate(subs) if hits[j] is None}
-    generic = _generic_words(area_keys[0] for area_keys in keys)
+    generic = _generic_words(area_keys[0] for area_keys in keys) | _DIVISION_WORDS
     by_variant: dict[tuple[str | None, str, str], list[int]] = defaultdict(list)
     by_words: dict[tuple[str | None, str, str], list[int]] = defaultdict(list)
     for i, (area, area_keys) in enumerate(zip(areas, keys, strict=True)):
@@ -325,9 +325,10 @@ def _generic_words(keys: Iterable[str]) -> frozenset[str]:
 
 
 def _distinctive(key: str, generic: frozenset[str]) -> str:
-    """A name key without its generic words, each word without an adjective's ending
-    ("tyumenskaya oblast" → "tyumen"); the key itself when no word is left."""
-    words = [_ENDING.sub("", w) for w in key.split() if w not in generic | _DIVISION_WORDS]
+    """A name key without its generic words (``generic``: :func:`_generic_words` and
+    :data:`_DIVISION_WORDS`), each word without an adjective's ending ("tyumenskaya
+    oblast" → "tyumen"); the key itself when no word is left."""
+    words = [_ENDING.sub("", w) for w in key.split() if w not in generic]
     return " ".join(words) or key
 
 

@@ -28,7 +28,7 @@ from contextlib import closing
 from functools import cache, lru_cache
 from importlib import resources
 from importlib.metadata import version
-from itertools import accumulate, chain, islice, repeat
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -36,7 +36,7 @@ from routes import settings
 from routes._io import atomic_path, file_sha256, open_entry, read_entry, write_atomically
 from routes.datasets import DATA_DIR
 from routes.errors import RoutesError
-from routes.places.names import normalize, normalize_all, skeleton
+from routes.places.names import normalize, normalize_all, skeleton, skeleton_all
 
 __all__ = [
     "INDEX_VERSION",
@@ -480,10 +480,11 @@ def _build(path: Path) -> None:
     In bulk, as its time is a first run's (issue 30: at most three times the time to
     read the data, ``benchmarks/bench_index.py``): names are normalised a batch of towns
     at a time (:func:`~routes.places.names.normalize_all`), and while the next batch is,
-    SQLite writes the last one on a thread of its own (:class:`_Background`); the
-    file has no journal (it only becomes the index when complete), and the tables are
-    indexed after. Each step is reported on the ``routes.progress`` logger (records
-    with ``progress=(done, total)``), which the CLI draws as a bar.
+    SQLite writes the last one on a thread of its own (:class:`_Background`), which then
+    indexes the towns' tables while the areas are listed; the file has no journal (it
+    only becomes the index when complete). Each step is reported on the
+    ``routes.progress`` logger (records with ``progress=(done, total)``), which the CLI
+    draws as a bar.
     """
     started = time.perf_counter()
     gc.disable()  # millions of new strings and tuples, none in a cycle: no collection needed
@@ -523,6 +524,14 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER);
 """
 
 
+#: The indexes of ``cities`` and ``names``, made on the writing thread once their rows are in.
+_TOWN_INDEXES = (
+    "CREATE INDEX names_key ON names (key)",
+    "CREATE INDEX cities_key ON cities (key)",
+    "CREATE INDEX cities_skeleton ON cities (skeleton)",
+    "CREATE INDEX cities_lon_lat ON cities (lon, lat)",
+)
+
 #: Rows of ``names`` from a JSON array of rows (:class:`_Background`).
 _NAMES_FROM_JSON = """INSERT INTO names
 SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)"""
@@ -546,20 +555,16 @@ def _write_index(path: Path, towns: list[dict[str, Any]]) -> None:
                 others, own = _town_names(batch)
                 write(_NAMES_FROM_JSON, orjson.dumps(others))
                 write(_CITIES_FROM_JSON, orjson.dumps(_city_rows(batch, regions[at:], own)))
-            write("CREATE INDEX names_key ON names (key)")
+            for index in _TOWN_INDEXES:  # while the areas are listed
+                write(index)
             step("normalised and wrote the towns' names")
             areas, area_names = _area_rows()
             step("listed continents, seas, countries and regions")
         db.executemany("INSERT INTO areas VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", areas)
         db.executemany("INSERT INTO area_names VALUES (?, ?, ?, ?)", area_names)
         step("wrote the areas")
-        db.executescript(
-            "CREATE INDEX cities_key ON cities (key);"
-            "CREATE INDEX cities_skeleton ON cities (skeleton);"
-        )
         _mark_capitals(db)
         db.executescript(
-            "CREATE INDEX cities_lon_lat ON cities (lon, lat);"
             "CREATE INDEX area_names_key ON area_names (key);"
             "CREATE INDEX area_names_skeleton ON area_names (skeleton);"
             "INSERT INTO meta SELECT 'cities', count(*) FROM cities "
@@ -643,35 +648,56 @@ def _town_names(
     key once, and each town's main name key and its :func:`skeleton` (``None`` for a name
     without a key), which ``cities`` holds.
 
-    Whole columns at a time: the names are normalised all at once
-    (:func:`~routes.places.names.normalize_all`), and a town's rows are its names' keys
-    beside its id, as the million names are most of the work.
+    In bulk, as the million names are most of a first run's time: all of them are
+    normalised at once (:func:`~routes.places.names.normalize_all`), a town's keys are
+    made unique among its own (no pair of key and id for every name), and each main
+    key's skeleton is worked out once.
     """
-    written = [[c["name"], *_findable_names(c)] for c in towns]
-    counts = [len(names) for names in written]
-    keys = normalize_all(list(chain.from_iterable(written)))
-    ids = [c["geonameid"] for c in towns]
-    own = [keys[at] for at in accumulate(counts[:-1], initial=0)]  # each town's main key
-    named = dict.fromkeys(zip(keys, chain.from_iterable(map(repeat, ids, counts)), strict=True))
-    for pair in zip(own, ids, strict=True):
-        del named[pair]  # the main name's key: in cities
-    sounding = {key: skeleton(key) for key in set(own) if key}
-    return [pair for pair in named if pair[0]], [(key or None, sounding.get(key)) for key in own]
+    names, counts = _findable_names(towns)
+    keys = normalize_all(names)
+    rows: list[tuple[str, int]] = []
+    own: list[str] = []
+    at = 0
+    for town, count in zip(towns, counts, strict=True):
+        key = keys[at]
+        own.append(key)
+        for other in dict.fromkeys(keys[at + 1 : at + count]):
+            if other and other != key:  # the main name's key is in cities
+                rows.append((other, town["geonameid"]))
+        at += count
+    mains = [key for key in set(own) if key]
+    sounding = dict(zip(mains, skeleton_all(mains), strict=True))
+    return rows, [(key or None, sounding.get(key)) for key in own]
 
 
 #: Letters of scripts other than Latin (Greek, Cyrillic, Arabic, Hebrew, Indic, CJK, …).
 _OTHER_SCRIPT = re.compile(r"[\u0370-\u1dff\u1f00-\u1fff\u2c80-\ua6ff\ua800-\uffff]")
 
 
-def _findable_names(town: dict[str, Any]) -> list[str]:
-    """A town's other names that a lookup may use: a town of fewer than
-    :data:`OTHER_NAME_POPULATION` people is found by its other names only through their
-    Latin spellings (its transliterations, :func:`~routes.places.names.variant`), so the
-    others (a quarter of cities500's names) are not indexed: a first run's time."""
-    names = town.get("alternatenames") or ()
-    if (town.get("population") or 0) >= OTHER_NAME_POPULATION:
-        return list(names)
-    return [n for n in names if n.isascii() or not _OTHER_SCRIPT.search(n)]
+def _findable_names(towns: list[dict[str, Any]]) -> tuple[list[str], list[int]]:
+    """Each town's own name, then its other names that a lookup may use, all in one list,
+    and how many each town has there.
+
+    A town of fewer than :data:`OTHER_NAME_POPULATION` people is found by its other names
+    only through their Latin spellings (its transliterations,
+    :func:`~routes.places.names.variant`), so the others (a quarter of cities500's names)
+    are not indexed: a first run's time. One loop, and no list for each town.
+    """
+    names: list[str] = []
+    counts: list[int] = []
+    add, other_script = names.append, _OTHER_SCRIPT.search
+    for town in towns:
+        start = len(names)
+        add(town["name"])
+        others = town.get("alternatenames") or ()
+        if (town.get("population") or 0) >= OTHER_NAME_POPULATION:
+            names.extend(others)
+        else:
+            for name in others:
+                if name.isascii() or not other_script(name):
+                    add(name)
+        counts.append(len(names) - start)
+    return names, counts
 
 
 def _mark_capitals(db: sqlite3.Connection) -> None:
@@ -721,8 +747,9 @@ def _area_rows() -> tuple[list[tuple[Any, ...]], list[tuple[str, str, int, bool]
     from routes.places import features
 
     areas = features.all_areas()
+    aliases = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps makes one per call
     rows = [
-        (i, a.name, json.dumps(a.aliases, ensure_ascii=False), a.level, a.country, a.lat,
+        (i, a.name, aliases(a.aliases), a.level, a.country, a.lat,
          a.lon, a.source, a.geonames_id, a.population, a.admin1)
         for i, a in enumerate(areas)
     ]  # fmt: skip
