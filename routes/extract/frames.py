@@ -349,6 +349,8 @@ class _Reader(Phrases):
                 if not ends:
                     continue
                 role = s.place_object
+                if role == "via" and all(e.border for e in ends):
+                    role = "destination"  # "crossed its border", "Egypt's border"
                 if role == "origin":
                     f.origins += ends
                 elif role == "destination":
@@ -412,7 +414,8 @@ class _Reader(Phrases):
         elif case in DESTINATION_CASES or (case == "for" and s.for_end):
             f.destinations += ends
         elif case in PATH_CASES:
-            f.via += ends
+            passing = case in {"across", "over", "past"}
+            f.via += [dataclasses.replace(e, passing=passing) for e in ends]
         elif case in AT_CASES or case == "at":
             if s.place_object == "via" and case == "at":
                 f.via += ends  # "crossed into Turkey at Reyhanli"

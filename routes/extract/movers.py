@@ -192,7 +192,8 @@ class Tracker:
             destinations = []  # "to other towns in X", X holding the town they left
         leg = Leg(f, party, origins, destinations, self._refs(f.via, f))
         through = leg.origins and leg.via and not leg.destinations and f.kind == "move"
-        if through and f.sense.place_object != "via":  # "fled X through Y": as far as Y
+        passing = any(e.passing for e in f.via)  # "over the Blue Nile" is no stop
+        if through and not passing and f.sense.place_object != "via":  # "fled X through Y"
             leg.destinations, leg.via = leg.via[-1:], leg.via[:-1]
         self._origin(leg, party)
         self._arrival(leg, party)

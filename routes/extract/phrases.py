@@ -119,6 +119,10 @@ class End:
     around: bool = False
     #: A verb's bare object ("fled the Taliban"), no preposition or word of place marking it
     bare: bool = False
+    #: The country whose border it is ("crossed its border"): where a crossing goes
+    border: bool = False
+    #: A way passed over, not through ("across the river", "over the Blue Nile")
+    passing: bool = False
 
 
 @dataclass
@@ -236,7 +240,13 @@ class Phrases:
             word = "where" if low == "which" else low  # "the area to which they were taken"
             return [End(start, self.p.end(tok.i), "anaphor", word)]
         place_noun = low in PLACE_NOUNS or singular(low) in PLACE_NOUNS
-        if place_noun and low in BORDER_NOUNS:
+        if place_noun and low in BORDER_NOUNS:  # "crossed its border", "Egypt's border"
+            owner = next((c for c in tok.children if c.dep_ == "nmod:poss"), None)
+            if owner is not None and owner.i in self.names:
+                return [dataclasses.replace(e, border=True) for e in self._end(owner)]
+            if owner is not None and owner.lower_ == "its":
+                at = (self.p.start(owner.i), self.p.end(owner.i))
+                return [End(*at, "anaphor", "country", border=True)]
             return []
         if not place_noun and tok.i not in self.names:  # "to relief camps in X" misparsed
             noun = next((c for c in tok.children if c.dep_ == "obj" and self._place_noun(c)), None)
@@ -397,8 +407,7 @@ class Phrases:
             return self.p.start(tok.i), self.p.end(tok.i)
         numerals = [  # the one next to the noun, not a date's day ("On 3 March 500 people")
             c for c in tok.children
-            if c.dep_ == "nummod" and not any(g.dep_ == "case" or g.lower_ in CALENDAR
-                                              for g in c.children)
+            if c.dep_ == "nummod" and not any(g.lower_ in CALENDAR for g in c.children)
         ]  # fmt: skip
         if not numerals:
             return None
