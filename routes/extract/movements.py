@@ -457,8 +457,10 @@ def _join(moves: list[MovementDraft], places: dict[str, Candidate]) -> list[Move
     legs = _one_scale(list(complete.values()), places)
     remaining: list[MovementDraft] = []
     for m in open_moves:
-        same = [c for c in legs if m.origins and c.origins == m.origins[:1]] if m.origins else [
-            c for c in legs if c.destinations == m.destinations]  # fmt: skip
+        if m.origins:  # the movement from its origin, or from a part of that town
+            same = [c for c in legs if _same_or_part(c.origins[0], m.origins[0], places)]
+        else:
+            same = [c for c in legs if c.destinations == m.destinations]
         if len(same) > 1:  # the mapped one: "most to Idlib, others may go to Turkey"
             same = [c for c in same if not _country(c.destinations[0], places)] or same
         if len(same) == 1 and not (m.total and m.figures):
@@ -479,6 +481,19 @@ def _within(spans: list[tuple[int, int]], parsed: Parsed) -> dict[int, int]:
     lo = bisect.bisect_left(spans, (first, -1))
     hi = bisect.bisect_left(spans, (last, -1))
     return dict(spans[lo:hi])
+
+
+def _same_or_part(part: str, whole: str, places: dict[str, Candidate]) -> bool:
+    """``part`` is ``whole`` or lies in it as a part of a town ("eastern Aleppo" of the
+    "evacuation of Aleppo" told again)."""
+    if part == whole:
+        return True
+    return (
+        part in places
+        and whole in places
+        and places[whole].feature in {"city", "town"}
+        and (_holds(places[whole], places[part]))
+    )
 
 
 def _country(ref: str, places: dict[str, Candidate]) -> bool:
