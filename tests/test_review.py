@@ -375,6 +375,9 @@ def test_the_whole_loop_in_the_browser(browser: Browser, storm: Path) -> None:
         ui.click("#checklist .item", has_text="movement to-nassau")  # origin not stated
         ui.choose("#origin", "fort-lauderdale")  # the port the story names
         expect(page.locator("#editor h3")).to_have_text("Fort Lauderdale to Nassau")
+        # a click while a change is applied is refused ("One moment"): wait it out, as a
+        # person waits for the page (a loaded CI machine took longer than the click)
+        expect(page.locator("body")).not_to_have_class(re.compile(r"\bbusy\b"))
         ui.click("#editor button[data-figure=killed]")  # the dead are no one moved
         page.locator("#editor button[data-figure=killed]").wait_for(state="detached")
         ui.click("#save")
