@@ -105,6 +105,10 @@ class Movements(Document):
             and t.start not in self.far_only
         }
         self._unresolved: dict[str, Unresolved] = {}
+        placed = [self._toponyms[a] for a in self._ends if a in self._toponyms]
+        self._end_refs = {t.place.ref for t in placed}
+        #: A place the story names, by its words as written and its name ("Iligan City")
+        self._named = {normalize(w): t.place.ref for t in placed for w in (t.text, t.place.name)}
         self._order = sorted(toponyms, key=lambda t: t.start)
         self._starts = [t.start for t in self._order]
         self._token_at = {t.start: k for k, t in enumerate(self.toks)}
@@ -176,12 +180,14 @@ class Movements(Document):
         place an anaphor ("there", "the city") refers back to."""
         if end.kind == "toponym":
             t = self._toponyms[end.start]
-            if end.start in self._ends:
-                return [t.place.ref]
+            if end.start in self._ends or t.place.ref in self._end_refs:
+                return [t.place.ref]  # (a weak mention of a place the story names as one)
             return [self._unresolved_ref(t.text, t.start, t.end, t.sentence - 1)]
         if end.word == "here" and self._dateline is not None:
             return [self._dateline]
         if end.kind == "name":
+            if normalize(end.word) in self._named:  # the headline's "Iligan", named again
+                return [self._named[normalize(end.word)]]
             if not self._a_place_name(end):
                 return []
             return [self._unresolved_ref(end.word, end.start, end.end, frame.sentence)]
