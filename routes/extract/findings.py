@@ -295,8 +295,10 @@ class Extraction:
     unresolved: dict[str, Unresolved] = field(default_factory=dict)
 
     def all_toponyms(self) -> list[Toponym]:
-        """Literal and typed toponyms together, in text order."""
-        return sorted([*self.toponyms, *self.typed], key=lambda t: t.start)
+        """Literal and typed toponyms together, in text order, each mention once (a people's
+        name that gave a movement its origin is in both)."""
+        once = {(t.start, t.end): t for t in [*self.typed, *self.toponyms]}
+        return sorted(once.values(), key=lambda t: t.start)
 
     def places(self) -> dict[str, Candidate]:
         """Resolved places by ref, in order of first mention."""
