@@ -47,6 +47,7 @@ from routes.extract.phrases import (
     End,
     Mover,
     Phrases,
+    listed,
 )
 from routes.extract.senses import (
     ASPECT_WORDS,
@@ -57,7 +58,6 @@ from routes.extract.senses import (
     Sense,
     lemma,
     sense,
-    singular,
 )
 
 if TYPE_CHECKING:
@@ -385,7 +385,7 @@ class _Reader(Phrases):
         if self._path(arg) and self._case(arg) not in ALONG and not crossed:
             return
         # "for X" on vehicles ("buses for Cairo"), or on a place left ("fled Mosul for X")
-        takes_for = singular(arg.lower_) in CONVEYANCE or (s.for_end and bool(self._ends(arg)))
+        takes_for = listed(arg.text, CONVEYANCE) or (s.for_end and bool(self._ends(arg)))
         for c in [arg, *self._conjuncts(arg)]:
             self._raise_from(f, s, c, takes_for, depth=2)
 

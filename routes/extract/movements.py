@@ -62,6 +62,13 @@ SITES = frozenset({"camp", "area", "border_crossing", "neighbourhood", "waypoint
 #: A toponym less sure than this, outside the story's countries, is no movement's end: its
 #: name is kept unresolved instead of sending the movement to a far namesake.
 WEAK_END = 0.35
+#: What a draft says of an origin its sentence left out, by where the reader took it from.
+ORIGIN_NOTES = {
+    "track": "where the same people were last said to be",
+    "scene": "the place the story tells people leaving",
+    "previous": "where the previous leg ended",
+    "home": "where the story says the people are from",
+}
 #: Words that make a figure a total of everyone, not one movement's count.
 TOTAL = re.compile(r"\b(?:in all|in total|a total of|altogether|overall|so far|to date)\b", re.I)
 #: What an anaphor of place may stand for, by its word: the features it accepts.
@@ -356,24 +363,9 @@ class Movements(Document):
         if f.mover is not None and not f.mover.pronoun:
             move.who = [" ".join(f.mover.text.split())]
         move.status = "planned" if f.status == "planned" else "reported"
-        if leg.origin_from == "track":
-            move.notes.append(
-                f"origin: where the same people were last said to be (sentence "
-                f"{leg.origin_sentence + 1})"
-            )
-        elif leg.origin_from == "scene":
-            move.notes.append(
-                "origin: the place the story tells people leaving "
-                f"(sentence {leg.origin_sentence + 1})"
-            )
-        elif leg.origin_from == "previous":
-            move.notes.append(
-                f"origin: where the previous leg ended (sentence {leg.origin_sentence + 1})"
-            )
-        elif leg.origin_from == "home":
-            move.notes.append(
-                f"origin: where the story says the people are from (sentence {f.sentence + 1})"
-            )
+        if leg.origin_from:
+            said = ORIGIN_NOTES[leg.origin_from]
+            move.notes.append(f"origin: {said} (sentence {leg.origin_sentence + 1})")
         if f.kind == "return":
             move.notes.append("a return")
         move.year = f.year
@@ -405,7 +397,7 @@ class Movements(Document):
             return []
         stated = [
             x for x in inside
-            if any(x.start <= a < x.end or a <= x.start < b for a, b in [m.count, *m.others])
+            if any(x.start <= c < x.end or c <= x.start < d for c, d in [m.count, *m.others])
         ]  # fmt: skip
         if stated:
             return [x for x in stated if x.kind in {"people", "households", "wounded"}]

@@ -53,7 +53,7 @@ CONTINUING = frozenset(
     arrive reach enter continue head go proceed travel move cross make walk trek march
     board fly sail drive ride land dock disembark transfer pour stream flood straggle trudge
     limp flock settle shelter camp cram crowd squeeze huddle seek find bring take
-    transport bus ship airlift ferry truck relocate transfer loop
+    transport bus ship airlift ferry truck relocate loop
     """)
 )
 
@@ -87,9 +87,10 @@ class Leg:
     origins: list[str]
     destinations: list[str]
     via: list[str] = field(default_factory=list)
-    #: Where a missing origin came from: "track" (the group's last place) or "home"
+    #: Where a missing origin came from (a key of ``routes.extract.movements.ORIGIN_NOTES``:
+    #: "track", "scene", "previous", "home"), and the sentence that gave it (0-based)
     origin_from: str = ""
-    origin_sentence: int = -1  # 0-based
+    origin_sentence: int = -1
 
 
 class Tracker:
@@ -105,11 +106,14 @@ class Tracker:
         #: Whether one place holds the other (a country and a town in it)
         self.nested = nested
         self.parties: list[Party] = []
-        #: The place the story last told people leaving, and its sentence
-        self.scene: tuple[str, int] | None = None
         self._by_head: dict[tuple[int, int], Party] = {}
         self._scenes: list[tuple[str, int]] = []  # every place told left, and its sentence
         self._last_end: tuple[str, int] | None = None  # where the last leg ended, and when
+
+    @property
+    def scene(self) -> tuple[str, int] | None:
+        """The place the story last told people leaving, and its sentence."""
+        return self._scenes[-1] if self._scenes else None
 
     def legs(self, frames: list[Frame]) -> list[Leg]:
         out: list[Leg] = []
@@ -225,8 +229,9 @@ class Tracker:
         if stated and homes and all(self.nested(o, homes[0]) for o in stated):
             leg.origins = homes[:1]  # "In Israel, residents of Kiryat Shmona fled": the town
         if not leg.origins and homes and f.kind != "return":
-            leg.origins = self._apart(homes, leg.destinations)
-            leg.origin_from = "home" if leg.origins else ""
+            apart = self._apart(homes, leg.destinations)  # "residents of A and B": both
+            if apart:
+                leg.origins, leg.origin_from, leg.origin_sentence = apart, "home", f.sentence
         if (
             not leg.origins
             and leg.destinations
@@ -272,14 +277,13 @@ class Tracker:
             leg.origins
             and leg.origin_from != "scene"
             and f.status == "made"  # "told to leave": not yet left
-            and f.lemma in LEAVING | {"noun"} | {"evacuation"}
+            and f.lemma in LEAVING
             and f.kind != "return"
         ):
             told = (leg.origins[0], f.sentence)  # "the evacuation of Aleppo" after "eastern
             told = next(  # Aleppo": the part told before
                 (p for p in reversed(self._scenes[-8:]) if self.nested(told[0], p[0])), told
             )
-            self.scene = told
             self._scenes.append(told)
 
     def _settled(self, f: Frame, party: Party | None, located: list[str]) -> Leg | None:

@@ -40,6 +40,13 @@ if TYPE_CHECKING:
     from routes.extract.parse import Parsed
 
 
+def listed(word: str, table: frozenset[str]) -> bool:
+    """A noun in a table, as written or as its singular (tables list irregular plurals whole:
+    "buses")."""
+    low = word.lower()
+    return low in table or singular(low) in table
+
+
 def _words(text: str) -> list[str]:
     """The words of a whitespace-separated list."""
     return text.split()
@@ -239,7 +246,7 @@ class Phrases:
         if low in {"there", "here", "where"} or (low == "which" and self._case(tok)):
             word = "where" if low == "which" else low  # "the area to which they were taken"
             return [End(start, self.p.end(tok.i), "anaphor", word)]
-        place_noun = low in PLACE_NOUNS or singular(low) in PLACE_NOUNS
+        place_noun = self._place_noun(tok)
         if place_noun and low in BORDER_NOUNS:  # "crossed its border", "Egypt's border"
             owner = next((c for c in tok.children if c.dep_ == "nmod:poss"), None)
             if owner is not None and owner.i in self.names:
@@ -326,20 +333,16 @@ class Phrases:
     def _vehicular(self, tok: SpacyToken) -> bool:
         """A phrase of vehicles: "buses", "a convoy of 20 buses"."""
         inner = self._of_noun(tok)
-        return any(
-            t.lower_ in VEHICLE_NOUNS or singular(t.lower_) in VEHICLE_NOUNS
-            for t in [tok, *([inner] if inner else [])]
-        )
+        return any(listed(t.text, VEHICLE_NOUNS) for t in [tok, *([inner] if inner else [])])
 
     @staticmethod
     def _place_noun(tok: SpacyToken) -> bool:
-        low = tok.lower_
-        return low in PLACE_NOUNS or singular(low) in PLACE_NOUNS
+        return listed(tok.text, PLACE_NOUNS)
 
     @staticmethod
     def _path(tok: SpacyToken) -> bool:
         """A road or route: "to X" on it says where the road goes, not where people did."""
-        return singular(tok.lower_) in PATH_NOUNS
+        return listed(tok.text, PATH_NOUNS)
 
     def _conjuncts(self, tok: SpacyToken) -> list[SpacyToken]:
         out = []
@@ -359,7 +362,7 @@ class Phrases:
                 return self._describe(than)
         pronoun = tok.tag_ in {"PRP", "PRP$"} or low in PEOPLE_PRONOUNS
         count = self._count(tok)
-        if low in QUANTITY_NOUNS or singular(low) in CONTAINER_NOUNS or tok.tag_ == "CD":
+        if low in QUANTITY_NOUNS or listed(low, CONTAINER_NOUNS) or tok.tag_ == "CD":
             inner = self._of_noun(tok)  # "thousands of residents", "a convoy of 1,000 people"
             described = self._describe(inner) if inner is not None else None
             if described is not None and described.kind:
@@ -380,7 +383,7 @@ class Phrases:
             kind, tok.i, text, base, pronoun=pronoun,
             definite=self._definite(tok),
             plural=tok.tag_ in {"NNS", "NNPS"} or low in {"they", "them", "we", "us"}
-            or singular(low) in COLLECTIVE_NOUNS,  # "the family ... they"
+            or listed(low, COLLECTIVE_NOUNS),  # "the family ... they"
             count=count,
         )  # fmt: skip
         mover.span = (self.p.start(span[0].i), self.p.end(span[-1].i))
@@ -518,4 +521,5 @@ __all__ = [
     "End",
     "Mover",
     "Phrases",
+    "listed",
 ]  # fmt: skip
