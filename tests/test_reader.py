@@ -154,3 +154,37 @@ def test_what_is_seen_happening_happened() -> None:
     """ "Could be seen crossing": "could" is the seeing's, not the crossing's."""
     moves = _movements("Families could be seen crossing from Idlib into Turkey on Friday.")
     assert [m.status for m in moves if m.complete] == ["reported"]
+
+
+def test_a_clause_hung_on_a_closing_said_keeps_its_own_mover() -> None:
+    """The parse may hang "after escaping X" on "officials said": the escape is still the
+    group's, so X is where it came from."""
+    assert _legs(
+        "About 900 families reached Kano on Monday after escaping the takeover of the town of "
+        "Monguno, officials said."
+    ) == {("Monguno", "Kano")}
+
+
+def test_taking_refuge_in_a_house_in_a_town_is_going_to_the_town() -> None:
+    """ "Took refuge in X" is where people went (not "took" people from X), and a house's
+    owner is no place: the town it is in is."""
+    assert _legs(
+        "Fourteen relatives fled Lahaina as the fire spread. The relatives took refuge in "
+        "Lawrence's house in Pukalani."
+    ) == {("Lahaina", "Pukalani")}
+
+
+def test_a_group_s_origin_told_more_finely_soon_after_is_the_finer_one() -> None:
+    text = (
+        "Around 2,000 migrants set out from southern Mexico in a caravan toward the United "
+        "States. The migrants had departed from Tapachula early Saturday."
+    )
+    assert _legs(text) == {("Tapachula", "United States")}
+
+
+def test_a_headline_told_by_no_one_is_the_story_s_movement_told_again() -> None:
+    text = (
+        "Heading from Mexico to the US\n\nAround 2,000 migrants left Tapachula for the "
+        "United States on Saturday."
+    )
+    assert _legs(text) == {("Tapachula", "US")}

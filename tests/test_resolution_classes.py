@@ -43,6 +43,15 @@ def test_a_named_country_does_not_pull_a_city_into_a_village_of_its_name() -> No
     assert len(legs) == 1
 
 
+def test_a_town_the_text_puts_in_a_country_is_no_namesake_elsewhere() -> None:
+    """ "The Syrian town of X": a town of the name in a neighbouring country is not it (no
+    Syrian Tripoli is known), so the movement's origin stays named and unresolved."""
+    found = extract("Families fled the Syrian town of Tripoli to Beirut.")
+    (movement,) = found.movements
+    assert movement.origins == ["unresolved:tripoli"]
+    assert found.mentions(movement.destinations[0])[0].text == "Beirut"
+
+
 @pytest.mark.parametrize(
     ("text", "name", "region"),
     [

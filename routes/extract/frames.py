@@ -26,6 +26,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from routes.extract.lexicon import SPEECH_VERBS
 from routes.extract.phrases import (
     ALONG,
     ANIMATE,
@@ -55,6 +56,8 @@ from routes.extract.senses import (
     FAILURE_WORDS,
     PERCEPTION_WORDS,
     PLAN_WORDS,
+    REFUGE_NOUNS,
+    VERBS,
     Sense,
     lemma,
     sense,
@@ -245,6 +248,10 @@ class _Reader(Phrases):
         if found is None:
             return None
         base, s = found
+        if s.moves == "object" and any(
+            c.dep_ == "obj" and lemma(c.text) in REFUGE_NOUNS for c in tok.children
+        ):
+            base, s = "seek", VERBS["seek"]  # "took refuge in X": went to X
         if base in ASPECT_WORDS and any(
             c.dep_ == "xcomp" and self._sense(c) is not None for c in tok.children
         ):
@@ -488,6 +495,8 @@ class _Reader(Phrases):
         head, dep = tok.head, tok.dep_
         if head.i == tok.i:
             return None
+        if dep == "advcl" and head.lower_ in SPEECH_VERBS and head.dep_ in {"advcl", "parataxis"}:
+            head = head.head  # "reached X after escaping Y, officials said": not the officials
         if dep in {"acl", "acl:relcl"}:
             return self._describe(head)
         if dep == "xcomp":

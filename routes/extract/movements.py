@@ -569,8 +569,9 @@ def _one_scale(corridors: list[MovementDraft], places: dict[str, Candidate]) -> 
 
 def _retold(fine: MovementDraft, coarse: MovementDraft, places: dict[str, Candidate]) -> bool:
     """The coarse movement is the fine one told again: in the same sentence, from where
-    its people are from ("Ethiopians"), or between places of the same names (a region
-    and its town); not a part of a flow told apart ("many came from X province")."""
+    its people are from ("Ethiopians"), by no one (a headline: "Caravan heads from X to
+    Y"), or between places of the same names (a region and its town); not a part of a flow
+    told apart ("many came from X province")."""
     names = [
         {places[r].name for r in (m.origins[0], m.destinations[0]) if r in places}
         for m in (fine, coarse)
@@ -579,6 +580,7 @@ def _retold(fine: MovementDraft, coarse: MovementDraft, places: dict[str, Candid
         bool(set(fine.sentences) & set(coarse.sentences))
         or fine.again
         or coarse.origin_from == "home"
+        or not coarse.who
         or names[0] == names[1]
     )
 
@@ -590,8 +592,10 @@ def _finer(fine: MovementDraft, coarse: MovementDraft, places: dict[str, Candida
     origin, end = fine.origins[0], fine.destinations[0]
     region = origin in places and places[origin].feature in {"admin1", "admin2", "area"}
     town = end == coarse.destinations[0] and end in places and places[end].feature != "country"
+    headline = not coarse.who  # "Caravan heads from Mexico to US", told by no one
+    inside = (region or town or headline) and within(origin, coarse.origins[0])
     return (
-        (origin == coarse.origins[0] or ((region or town) and within(origin, coarse.origins[0])))
+        (origin == coarse.origins[0] or inside)
         and within(end, coarse.destinations[0])
         and (origin, end) != (coarse.origins[0], coarse.destinations[0])
     )

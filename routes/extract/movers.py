@@ -93,6 +93,10 @@ class Leg:
     origin_sentence: int = -1
 
 
+#: How many sentences on a group's finer origin may still be told (:meth:`Tracker._told_finer`).
+FINER_WITHIN = 2
+
+
 class Tracker:
     """Links frames' movers into parties and turns frames into legs, in text order."""
 
@@ -122,7 +126,26 @@ class Tracker:
             leg = self._leg(f, party)
             if leg is not None:
                 out += self._split(leg, f)
+        self._told_finer(out)
         return out
+
+    def _told_finer(self, legs: list[Leg]) -> None:
+        """An origin a group's later leg names more finely ("set out from southern Mexico
+        ... had departed from Tapachula"): the place it left, told soon after."""
+        for k, leg in enumerate(legs):
+            if leg.party is None or not leg.origins:
+                continue
+            finer = next(
+                (later for later in legs[k + 1 :]
+                 if later.party is leg.party
+                 and later.frame.sentence - leg.frame.sentence <= FINER_WITHIN
+                 and later.origins and not later.destinations
+                 and all(self.nested(o, later.origins[0]) for o in leg.origins)
+                 and later.origins[0] not in leg.origins),
+                None,
+            )  # fmt: skip
+            if finer is not None:
+                self._from(leg, finer.origins[0], "track", finer.frame.sentence)
 
     def _split(self, leg: Leg, f: Frame) -> list[Leg]:
         """A leg per destination stated with its own preposition ("to A or to B")."""

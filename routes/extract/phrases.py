@@ -314,13 +314,16 @@ class Phrases:
         """The named places inside a phrase: "the town of X", "homes in X", "X camp", "Yemen's
         capital Sanaa", "neighbouring X"."""
         named: list[End] = []
+        owner: list[End] = []
         out: list[End] = []
         after = [c for c in tok.children if c.dep_ in {"flat", "appos"} and c.i > tok.i
                  and c.i in self.names]  # fmt: skip
         for c in tok.children:
             if after and c.dep_ in {"compound", "amod"} and c.i < tok.i:
                 continue  # "North Darfur capital El Fasher": the capital is El Fasher
-            if c.dep_ in {"compound", "flat", "appos", "nmod:poss", "amod"}:
+            if c.dep_ == "nmod:poss" and c.i in self.names:
+                owner += self._ends(c)  # "Yemen's capital", but "Lawrence's house in X": X
+            elif c.dep_ in {"compound", "flat", "appos", "amod"}:
                 if c.i in self.names and self.names[c.i] != self.names.get(tok.i):
                     named += self._ends(c)  # "two enclaves, A and B"
             elif c.dep_ == "nmod" and (self._case(c) or "of") in LOCATING_CASES:
@@ -328,7 +331,7 @@ class Phrases:
             elif c.dep_ == "acl":  # "the countryside surrounding X", "areas held by X"
                 out += [e for g in c.children if g.dep_ in {"obj", "obl"} for e in self._ends(g)]
         # "the X province in northwest Y": the phrase's own name, which "in Y" only locates
-        return [e for e in named or out if e.kind != "anaphor"]
+        return [e for e in named or out or owner if e.kind != "anaphor"]
 
     def _vehicular(self, tok: SpacyToken) -> bool:
         """A phrase of vehicles: "buses", "a convoy of 20 buses"."""

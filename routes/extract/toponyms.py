@@ -66,6 +66,13 @@ COUNTRY_POPULATION = 0.001
 #: What "Paris, Texas" gives the Paris in Texas (:meth:`Toponyms._qualifiers`): more than a
 #: city's lead or the focus. LGL dev acc@161 .897 at 0, .898 at 1 to 6.
 QUALIFIER_WEIGHT = 2.0
+
+#: Between a country (or its people's adjective) and a name it places: "the Mozambican town
+#: of Palma", "Mozambique's busy port city of Beira".
+_COUNTRY_OF = re.compile(
+    r"(?:'s|’s)?\s+(?:[a-z-]+\s+){0,2}(?:town|city|village|port|capital|district|province|"
+    r"region|island|camp|municipality|county|state|enclave)\s+of\s+"
+)
 #: What a place in a country the story names by name or by its people ("Costa Rica",
 #: "Venezuelans") gains over its namesakes elsewhere: more than a city of a million's lead
 #: and the focus together ("San Jose" in a story about Costa Rica is San José), unless a
@@ -155,6 +162,8 @@ class Toponyms(Mentions):
 
     #: How much the story's focus counts (:meth:`_focus`), 0..1; 1 until it is known.
     focus_weight = 1.0
+    #: Names the text puts in a country (:meth:`_owned`), by their start; set by ``toponyms``.
+    owned: dict[int, set[tuple[str, str]]]
 
     def toponyms(self) -> tuple[list[Toponym], str | None, tuple[float, float] | None]:
         """Accept or reject each possible mention, then resolve the accepted ones in context."""
@@ -166,6 +175,7 @@ class Toponyms(Mentions):
         if respelled != kept:  # names the story's countries have after all: its context anew
             kept = respelled
             focus, centre, near, national = self._context(kept)
+        self.owned = self._owned(kept)
         within = self._qualifiers(kept)
         self.countries = self._countries(kept)
         stated = self._stated_countries(kept)
@@ -198,6 +208,17 @@ class Toponyms(Mentions):
 
             scored = sorted(_beside_cities(m.candidates), key=score, reverse=True)
             best = scored[0]
+            owners = sorted(c for c, _ in self.owned.get(m.start, ()))
+            if owners and not _inside(best, self.owned[m.start]):  # "the Mozambican town of X"
+                if found := self.x.variants(m.key, owners):
+                    m.candidates = found
+                    scored = sorted(_beside_cities(found), key=score, reverse=True)
+                    best = scored[0]
+                else:
+                    self.far_only[m.start] = (
+                        f"the text puts it in {', '.join(owners)}, where no place of the name "
+                        f"is known (not {best.name}, {best.country})"
+                    )
             if not best.primary and best.feature != "country" and self._abbreviated(m):
                 m.end += 1  # "Kan.", "Fla.": the period belongs to the abbreviation (not "Congo.")
             surface = self.text[m.start : m.end]
@@ -444,9 +465,10 @@ class Toponyms(Mentions):
 
         "Paris, Texas", "Richmond, Ky.", "Lagos, Nigeria", and "X in Y province", "X in
         the Y region" (a word of division marks Y): ``(country, first-level region)``
-        for a region, ``(country, "")`` for a country.
+        for a region, ``(country, "")`` for a country; and the names :meth:`_owned` puts in
+        a country.
         """
-        found: dict[int, set[tuple[str, str]]] = {}
+        found: dict[int, set[tuple[str, str]]] = dict(self.owned)
         starts = {m.start: m for m, _cue in kept}
         for m, _cue in kept:
             gap = re.match(r",\s*|\s+in\s+(?:the\s+)?", self.text[m.end : m.end + 12])
@@ -462,6 +484,24 @@ class Toponyms(Mentions):
             }
             if areas:
                 found[m.start] = areas
+        return found
+
+    def _owned(self, kept: list[tuple[Mention, bool]]) -> dict[int, set[tuple[str, str]]]:
+        """Start of each name the text puts in a country → that country: "the Mozambican
+        town of Palma", "Mozambique's port city of Beira" (only a town there may be it)."""
+        ends = {m.end: m for m, _cue in kept}
+        found: dict[int, set[tuple[str, str]]] = {}
+        for m, _cue in kept:
+            for owner_end in range(max(0, m.start - 48), m.start):
+                owner = ends.get(owner_end)
+                if owner is None or not _COUNTRY_OF.fullmatch(self.text, owner_end, m.start):
+                    continue
+                countries = {
+                    (c.country, "") for c in owner.candidates
+                    if c.country and (owner.type == "adjective" or c.feature == "country")
+                }  # fmt: skip
+                if countries:
+                    found[m.start] = countries
         return found
 
     def _focus(
