@@ -52,7 +52,8 @@ CONTINUING = frozenset(
     _words("""
     arrive reach enter continue head go proceed travel move cross make walk trek march
     board fly sail drive ride land dock disembark transfer pour stream flood straggle trudge
-    limp flock settle shelter camp cram crowd squeeze huddle seek find bring take
+    limp flock settle shelter camp cram crowd squeeze huddle house accommodate lodge seek find
+    bring take
     transport bus ship airlift ferry truck relocate loop
     """)
 )
@@ -265,6 +266,17 @@ class Tracker:
             and not (f.kind == "return" and party.how == "left")  # back to, not from, X
         ):
             self._from(leg, party.place, "track", party.place_sentence)
+        if (
+            not leg.origins
+            and leg.destinations
+            and party is not None
+            and party.place is not None
+            and party.home is not None
+            and f.lemma in CONTINUING
+            and all(self.nested(party.place, d) for d in leg.destinations)
+            and self._apart([party.home], leg.destinations)
+        ):  # "arrived in Armenia from X ... are housed in Goris": from X to Goris
+            self._from(leg, party.home, "track", party.place_sentence)
         scene = self.scene
         if scene is None or leg.origins:
             return

@@ -128,7 +128,8 @@ VERBS: dict[str, Sense] = {
     **_senses("arrive land dock disembark emerge converge", _ARRIVE),
     **_senses("reach enter", Sense(place_object="destination")),
     **_senses(
-        "settle shelter camp cram crowd squeeze huddle resettle", Sense(moves="object", at=True)
+        "settle shelter camp cram crowd squeeze huddle resettle house accommodate lodge",
+        Sense(moves="object", at=True),
     ),
     **_senses("seek", Sense(at=True, needs_object=_REFUGE)),
     **_senses("find", Sense(at=True, needs_object=_REFUGE)),
