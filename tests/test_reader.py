@@ -191,10 +191,18 @@ def test_a_headline_told_by_no_one_is_the_story_s_movement_told_again() -> None:
 
 
 def test_the_rest_of_a_group_housed_in_a_town_of_the_country_came_from_its_origin() -> None:
-    """"The rest" are of the group just told; housed in a town of the country they reached,
+    """ "The rest" are of the group just told; housed in a town of the country they reached,
     they came there from where they left."""
     text = (
         "Some 28,000 refugees have arrived in Armenia from Nagorno-Karabakh since Sunday. "
         "The rest are being housed in hotels in the city of Goris."
     )
     assert ("Nagorno-Karabakh", "Goris") in _legs(text)
+
+
+def test_the_name_after_a_region_s_capital_is_where_its_people_are_from() -> None:
+    """ "The residents of Tigray capital Mekelle": the town, however the parse hangs it, not
+    the region."""
+    assert _legs("Half the residents of Tigray capital Mekelle have fled to Addis Ababa.") == {
+        ("Mekelle", "Addis Ababa")
+    }

@@ -313,6 +313,9 @@ class Phrases:
     def _located_in(self, tok: SpacyToken) -> list[End]:
         """The named places inside a phrase: "the town of X", "homes in X", "X camp", "Yemen's
         capital Sanaa", "neighbouring X"."""
+        following = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
+        if tok.lower_ == "capital" and following is not None and following.i in self.names:
+            return self._end(following)  # "West Darfur capital El Geneina", however parsed
         named: list[End] = []
         owner: list[End] = []
         out: list[End] = []
