@@ -206,3 +206,14 @@ def test_the_name_after_a_region_s_capital_is_where_its_people_are_from() -> Non
     assert _legs("Half the residents of Tigray capital Mekelle have fled to Addis Ababa.") == {
         ("Mekelle", "Addis Ababa")
     }
+
+
+def test_a_town_parsed_as_the_subject_of_fleeing_is_where_its_people_fled_from() -> None:
+    """The parse may make the town the subject ("... capital El Fasher has fled"): a town
+    does not flee, its people do, from it; a dateline's place ("Manila: ...") is no subject."""
+    assert _legs(
+        "Most of the population of North Darfur capital El Fasher has fled to the town of Tawila."
+    ) == {("El Fasher", "Tawila")}
+    assert ("Manila", "Iligan") not in _legs(
+        "Manila: Residents of the city of Marawi fled in droves to Iligan."
+    )

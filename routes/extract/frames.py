@@ -69,6 +69,10 @@ if TYPE_CHECKING:
     from routes.extract.parse import Parsed
 
 
+#: What follows a dateline's place ("Manila: Residents fled"): no subject of the verb.
+DATELINE_MARKS = frozenset([":", "—", "–", "-", "("])
+
+
 @dataclass
 class Frame:
     """One word of movement and its roles."""
@@ -469,6 +473,11 @@ class _Reader(Phrases):
         if subject is not None:
             if subject.lower_ in RELATIVES and tok.dep_ == "acl:relcl":
                 return self._describe(tok.head)
+            town = subject.i in self.names and s.moves == "subject" and s.kind == "move"
+            after = tok.doc[subject.i + 1] if subject.i + 1 < tok.i else None
+            if town and not (after is not None and after.text in DATELINE_MARKS):
+                f.origins += self._ends(subject)  # "El Fasher fled": the town's people
+                return self._lent(tok)
             return self._describe(subject)
         dated = next(
             (g for c in tok.children if c.dep_ == "obl" and c.i < tok.i and c.lower_ in CALENDAR
