@@ -217,3 +217,12 @@ def test_a_town_parsed_as_the_subject_of_fleeing_is_where_its_people_fled_from()
     assert ("Manila", "Iligan") not in _legs(
         "Manila: Residents of the city of Marawi fled in droves to Iligan."
     )
+
+
+def test_a_flow_of_people_is_a_movement_and_a_flow_of_water_is_not() -> None:
+    """ "Stem a flood of refugees into X": the parse hangs "into X" on "stem", the verb the
+    noun of movement is the object of; its ends are the noun's."""
+    assert _legs(
+        "Aid workers failed to stem a flood of hungry refugees into Chad from Darfur."
+    ) == {("Darfur", "Chad")}
+    assert _legs("Flood waters from the Wadi Derna river poured into Derna.") == set()

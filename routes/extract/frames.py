@@ -54,6 +54,7 @@ from routes.extract.senses import (
     ASPECT_WORDS,
     BORDER_NOUNS,
     FAILURE_WORDS,
+    FLOW_NOUNS,
     PERCEPTION_WORDS,
     PLAN_WORDS,
     REFUGE_NOUNS,
@@ -218,6 +219,11 @@ class _Reader(Phrases):
                 ):
                     break  # a clause of its own ("as shells hit the road to X"), or a way
                 node = node.head
+                noun = next((c for c in node.children if c.dep_ == "obj" and c.i in found
+                             and found[c.i].kind == "noun"), None)  # fmt: skip
+                if node.i not in found and noun is not None:
+                    node = noun  # "stem a flood of refugees into X", "organised the evacuation"
+                    break
             f = found.get(node.i)
             if f is None or case is None:
                 continue
@@ -292,6 +298,8 @@ class _Reader(Phrases):
             and not self._nonmover(f.mover)
         ):
             f.mover.kind = "people"  # only people flee: "the Yazidi community fled"
+        if base in FLOW_NOUNS and (f.mover is None or f.mover.kind != "people"):
+            return None  # "flood waters poured into X"
         f.status = self._status(tok)
         f.year = next(
             (int(c.text) for c in tok.children

@@ -26,6 +26,7 @@ __all__ = [
     "COLLECTIVE_NOUNS",
     "CONTAINER_NOUNS",
     "FAILURE_WORDS",
+    "FLOW_NOUNS",
     "MILITARY_NOUNS",
     "MOVEMENT_NOUNS",
     "NON_MOVERS",
@@ -155,6 +156,9 @@ MOVEMENT_NOUNS: dict[str, Sense] = _senses(
     Sense(kind="noun", for_end=True, at=False),
 )
 MOVEMENT_NOUNS["return"] = Sense(kind="return")
+#: Nouns of a flow, movements only of people: "a flood of refugees into X", not "flood waters".
+FLOW_NOUNS = frozenset(_words("flood wave stream flow outflow surge tide"))
+MOVEMENT_NOUNS.update(dict.fromkeys(FLOW_NOUNS, MOVEMENT_NOUNS["influx"]))
 
 #: Nouns of people: a clause moving one of them moves people.
 PEOPLE_NOUNS = frozenset(
@@ -239,7 +243,8 @@ NON_MOVERS = frozenset(
     wildfire wildfires blaze flames smoke ash lava water waters floodwater floodwaters flood
     floods rain wind winds quake earthquake tsunami wave waves fighting violence war conflict
     clashes shelling front frontline attack attacks offensive disease virus outbreak epidemic
-    crisis money prices talks negotiations it this that which what
+    crisis money prices talks negotiations river rivers mud mudslide landslide debris it this
+    that which what
     """)
 )
 #: Casualties: counted, never moved.
