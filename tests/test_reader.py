@@ -226,3 +226,25 @@ def test_a_flow_of_people_is_a_movement_and_a_flow_of_water_is_not() -> None:
         "Aid workers failed to stem a flood of hungry refugees into Chad from Darfur."
     ) == {("Darfur", "Chad")}
     assert _legs("Flood waters from the Wadi Derna river poured into Derna.") == set()
+
+
+def test_others_of_a_group_came_from_areas_including_a_named_town() -> None:
+    """ "Others" are of the group just told; "areas including the capital, X" names X (the
+    parse may hang X anywhere after its comma); arriving from X, they came where the group
+    is."""
+    text = (
+        "More than 6,000 refugees fleeing Burundi have crossed into Tanzania. Many have "
+        "arrived from neighbouring Makamba province, but others have come from other areas "
+        "including the capital, Bujumbura fearful that elections could bring more unrest."
+    )
+    assert ("Bujumbura", "Tanzania") in _legs(text)
+
+
+def test_a_speaker_s_we_is_not_the_group_told_of() -> None:
+    """A quoted "we" is the speaker's own group: it does not go on from where the story's
+    group went."""
+    text = (
+        "Thousands fled Khan Younis to al-Mawasi on Monday. Others traveled by car. "
+        '"We moved to Rafah," said one evacuee.'
+    )
+    assert ("al-Mawasi", "Rafah") not in _legs(text)

@@ -37,7 +37,9 @@ GENERIC_MOVERS = frozenset(
     """)
 )
 #: Words of a part of a group named before ("the majority", "most", "the rest").
-QUANTITIES = frozenset(_words("majority most rest remainder others many some several few"))
+QUANTITIES = frozenset(_words("majority most rest remainder other others many some several few"))
+#: Pronouns of the first person: a speaker's own group.
+FIRST_PERSON = frozenset(_words("i we me us"))
 #: Verbs of arriving: "arrived from X" with no place of its own arrived where the group is.
 ARRIVING = frozenset(_words("arrive come land reach"))
 #: Verbs of leaving: with no place of their own, they leave where the story is leaving.
@@ -77,6 +79,8 @@ class Party:
     how: str = ""
     #: Where it first left: "home", for a return
     home: str | None = None
+    #: Told in the first person ("we", "I"): a speaker's own, not the group told of
+    first: bool = False
 
 
 @dataclass
@@ -180,6 +184,7 @@ class Tracker:
             self._by_head[key] = earlier
             return earlier
         party = Party(len(self.parties), m.group, m.plural, f.sentence)
+        party.first = m.text.lower() in FIRST_PERSON
         self.parties.append(party)
         self._by_head[key] = party
         return party
@@ -189,7 +194,8 @@ class Tracker:
         if m.owner and m.kind == "people":  # "his family", "their children": with them
             return next((p for p in recent if p.plural == (m.owner == "their")), None)
         if m.pronoun:
-            return next((p for p in recent if p.plural == m.plural), None)
+            first = m.text.lower() in FIRST_PERSON  # a speaker's "we" is not "they" told of
+            return next((p for p in recent if p.plural == m.plural and p.first == first), None)
         if m.definite or m.group in QUANTITIES:
             same = next((p for p in recent if p.lemma == m.group), None)
             if same is not None or m.group not in GENERIC_MOVERS:

@@ -313,9 +313,9 @@ class Phrases:
     def _located_in(self, tok: SpacyToken) -> list[End]:
         """The named places inside a phrase: "the town of X", "homes in X", "X camp", "Yemen's
         capital Sanaa", "neighbouring X"."""
-        following = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
-        if tok.lower_ == "capital" and following is not None and following.i in self.names:
-            return self._end(following)  # "West Darfur capital El Geneina", however parsed
+        k = tok.i + 1 + (tok.i + 2 < len(tok.doc) and tok.doc[tok.i + 1].text == ",")
+        if tok.lower_ == "capital" and k < len(tok.doc) and k in self.names:
+            return self._end(tok.doc[k])  # "West Darfur capital El Geneina", "the capital, X"
         named: list[End] = []
         owner: list[End] = []
         out: list[End] = []
@@ -329,7 +329,10 @@ class Phrases:
             elif c.dep_ in {"compound", "flat", "appos", "amod"}:
                 if c.i in self.names and self.names[c.i] != self.names.get(tok.i):
                     named += self._ends(c)  # "two enclaves, A and B"
-            elif c.dep_ == "nmod" and (self._case(c) or "of") in LOCATING_CASES:
+            elif c.dep_ == "nmod" and (
+                (self._case(c) or "of") in LOCATING_CASES
+                or (self._case(c) == "including" and self._place_noun(tok))  # "areas including X"
+            ):
                 out += self._ends(c)
             elif c.dep_ == "acl":  # "the countryside surrounding X", "areas held by X"
                 out += [e for g in c.children if g.dep_ in {"obj", "obl"} for e in self._ends(g)]
