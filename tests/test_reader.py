@@ -248,3 +248,9 @@ def test_a_speaker_s_we_is_not_the_group_told_of() -> None:
         '"We moved to Rafah," said one evacuee.'
     )
     assert ("al-Mawasi", "Rafah") not in _legs(text)
+
+
+def test_where_a_group_came_from_told_just_after_its_arrival() -> None:
+    assert _legs("Ms Sato came to Saitama on Thursday. She had fled Iwaki by car.") == {
+        ("Iwaki", "Saitama")
+    }

@@ -98,8 +98,8 @@ class Leg:
     origin_sentence: int = -1
 
 
-#: How many sentences on a group's finer origin may still be told (:meth:`Tracker._told_finer`).
-FINER_WITHIN = 2
+#: How many sentences on a group's origin may still be told (:meth:`Tracker._told_later`).
+LATER_WITHIN = 2
 
 
 class Tracker:
@@ -131,26 +131,31 @@ class Tracker:
             leg = self._leg(f, party)
             if leg is not None:
                 out += self._split(leg, f)
-        self._told_finer(out)
+        self._told_later(out)
         return out
 
-    def _told_finer(self, legs: list[Leg]) -> None:
-        """An origin a group's later leg names more finely ("set out from southern Mexico
-        ... had departed from Tapachula"): the place it left, told soon after."""
+    def _told_later(self, legs: list[Leg]) -> None:
+        """An origin a group's later leg names, told soon after: more finely ("set out from
+        southern Mexico ... had departed from Tapachula") or at all ("she came to Saitama ...
+        she had fled Iwaki")."""
+
+        def fits(leg: Leg, left: str) -> bool:
+            if leg.origins:
+                return left not in leg.origins and all(self.nested(o, left) for o in leg.origins)
+            return bool(leg.destinations) and bool(self._apart([left], leg.destinations))
+
         for k, leg in enumerate(legs):
-            if leg.party is None or not leg.origins:
-                continue
-            finer = next(
+            later = next(
                 (later for later in legs[k + 1 :]
-                 if later.party is leg.party
-                 and later.frame.sentence - leg.frame.sentence <= FINER_WITHIN
+                 if leg.party is not None and later.party is leg.party
+                 and later.frame.sentence - leg.frame.sentence <= LATER_WITHIN
                  and later.origins and not later.destinations
-                 and all(self.nested(o, later.origins[0]) for o in leg.origins)
-                 and later.origins[0] not in leg.origins),
+                 and (leg.origins or later.frame.lemma in LEAVING)
+                 and fits(leg, later.origins[0])),
                 None,
             )  # fmt: skip
-            if finer is not None:
-                self._from(leg, finer.origins[0], "track", finer.frame.sentence)
+            if later is not None:
+                self._from(leg, later.origins[0], "track", later.frame.sentence)
 
     def _split(self, leg: Leg, f: Frame) -> list[Leg]:
         """A leg per destination stated with its own preposition ("to A or to B")."""
