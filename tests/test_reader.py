@@ -254,3 +254,18 @@ def test_where_a_group_came_from_told_just_after_its_arrival() -> None:
     assert _legs("Ms Sato came to Saitama on Thursday. She had fled Iwaki by car.") == {
         ("Iwaki", "Saitama")
     }
+
+
+def test_the_city_is_the_town_just_named() -> None:
+    """ "The town", "the city" stand for the last town named (any town of the gazetteer, not
+    only the curated ones), never for a country named since."""
+    assert _legs("Shells hit Antakya in Turkey on Monday. Residents fled the city for Konya.") == {
+        ("Antakya", "Konya")
+    }
+
+
+def test_a_decision_told_as_taken_is_a_movement_made() -> None:
+    (movement,) = _movements("The Sato family decided to move from Iwaki to Konan.")
+    assert movement.status != "planned"
+    (planned,) = _movements("The Sato family plans to move from Iwaki to Konan.")
+    assert planned.status == "planned"

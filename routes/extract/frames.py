@@ -70,6 +70,8 @@ if TYPE_CHECKING:
     from routes.extract.parse import Parsed
 
 
+#: A decision told as taken: "they decided to move to X" moved (not "plan to", "decide to").
+DECIDED = frozenset(["decided", "chose", "chosen"])
 #: What follows a dateline's place ("Manila: Residents fled"): no subject of the verb.
 DATELINE_MARKS = frozenset([":", "—", "–", "-", "("])
 
@@ -547,7 +549,7 @@ class _Reader(Phrases):
             low = t.lower_
             if t is not tok and low in FAILURE_WORDS:
                 return "not made"
-            if t is not tok and low in PLAN_WORDS:
+            if t is not tok and low in PLAN_WORDS and low not in DECIDED:
                 status = "planned"
             if t.dep_ == "ccomp":
                 break  # "an official told AFP that people have crossed": reported, not planned

@@ -72,11 +72,13 @@ ORIGIN_NOTES = {
 #: Words that make a figure a total of everyone, not one movement's count.
 TOTAL = re.compile(r"\b(?:in all|in total|a total of|altogether|overall|so far|to date)\b", re.I)
 #: What an anaphor of place may stand for, by its word: the features it accepts.
+_TOWN = "populated place"  # a GeoNames town's feature
 _ANAPHORS = {
-    "city": {"city", "curated"}, "town": {"city", "curated"}, "village": {"city", "curated"},
-    "country": {"country"}, "region": {"admin1", "admin2", "area"},
-    "province": {"admin1"}, "state": {"admin1"}, "district": {"admin2", "area"},
-    "camp": {"camp"}, "capital": {"city"}, "area": {"area", "admin2", "city"},
+    "city": {"city", _TOWN, "curated"}, "town": {"city", _TOWN, "curated"},
+    "village": {"city", _TOWN, "curated"}, "country": {"country"},
+    "region": {"admin1", "admin2", "area"}, "province": {"admin1"}, "state": {"admin1"},
+    "district": {"admin2", "area"}, "camp": {"camp"}, "capital": {"city", _TOWN},
+    "area": {"area", "admin2", "city", _TOWN},
 }  # fmt: skip
 _WORDS = frozenset({*VERBS, *MOVEMENT_NOUNS})
 #: Words that can be an end or a mover where no place is named: "there", "home", "the city",
@@ -246,7 +248,8 @@ class Movements(Document):
                 break
             if t.start not in self._ends or any(t.start == e.start for e in frame.origins):
                 continue  # not the place they left: "families from X fled to the city"
-            feature = t.place.feature if t.place.kind != "curated" else "curated"
+            curated = t.place.kind == "curated" and t.place.feature != "country"
+            feature = "curated" if curated else t.place.feature  # not "Turkey" for "the town"
             if (accepted is None and t.place.feature != "country") or (
                 accepted is not None and (feature in accepted or t.place.feature in accepted)
             ):
