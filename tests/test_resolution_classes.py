@@ -126,3 +126,10 @@ def test_a_former_name_outside_its_years_is_todays_namesake() -> None:
     then = extract(text, story_date=dt.date(1975, 6, 1)).toponyms[0].place
     now = extract(text, story_date=dt.date(2020, 6, 1)).toponyms[0].place
     assert (then.name, then.country) == ("Harare", "ZW") and now.country == "GB"
+
+
+def test_a_name_before_a_plural_word_of_place_is_looked_up_as_another_spelling() -> None:
+    """ "The Ein Isa camps": marked as a place by "camps" as by "camp", the name no gazetteer
+    spells so is the story's country's ‘Ayn ‘Īsá."""
+    found = _places("Thousands fled Raqqa in Syria. The Ein Isa camps have been receiving them.")
+    assert found["Ein Isa"][:2] == ("‘Ayn ‘Īsá", "SY")
