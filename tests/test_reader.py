@@ -269,3 +269,14 @@ def test_a_decision_told_as_taken_is_a_movement_made() -> None:
     assert movement.status != "planned"
     (planned,) = _movements("The Sato family plans to move from Iwaki to Konan.")
     assert planned.status == "planned"
+
+
+def test_a_people_s_name_is_no_origin_in_a_story_of_them_leaving_elsewhere() -> None:
+    """Egyptians leaving Libya came from Libya; told alone, "Lebanese fled to Syria" came
+    from Lebanon."""
+    legs = _legs(
+        "Thousands of migrant workers fled Libya for Tunisia on Monday. More than 2,000 "
+        "Egyptians crossed into Tunisia on Thursday."
+    )
+    assert ("Egyptians", "Tunisia") not in legs and ("Libya", "Tunisia") in legs
+    assert _legs("Some 250,000 Lebanese fled to Syria in 2006.") == {("Lebanese", "Syria")}

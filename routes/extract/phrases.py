@@ -130,6 +130,8 @@ class End:
     border: bool = False
     #: A way passed over, not through ("across the river", "over the Blue Nile")
     passing: bool = False
+    #: A people's name ("Egyptians"): where a group is from, not where it was
+    people: bool = False
 
 
 @dataclass
@@ -501,7 +503,7 @@ class Phrases:
             return [e for g in lives for e in self._ends(g)]
         if tok.i in self.peoples:  # "Venezuelans", "250,000 Lebanese"
             a, b = self.peoples[tok.i]
-            out.append(End(a, b, "toponym"))
+            out.append(End(a, b, "toponym", people=True))
         for c in [k for t in [tok, *self._conjuncts(tok)] for k in t.children]:
             case = self._case(c)
             if (c.dep_ == "nmod" and case in {"of", "from", "in"}) or (
