@@ -280,3 +280,12 @@ def test_a_people_s_name_is_no_origin_in_a_story_of_them_leaving_elsewhere() -> 
     )
     assert ("Egyptians", "Tunisia") not in legs and ("Libya", "Tunisia") in legs
     assert _legs("Some 250,000 Lebanese fled to Syria in 2006.") == {("Lebanese", "Syria")}
+
+
+def test_towns_such_as_x_and_the_place_of_what_drove_people_out() -> None:
+    assert _legs(
+        "Residents fled coastal towns such as Pensacola and took shelter in Tallahassee."
+    ) == {("Pensacola", "Tallahassee")}
+    assert _legs("Families displaced by the floods in Garissa have moved to Nairobi.") == {
+        ("Garissa", "Nairobi")
+    }

@@ -391,10 +391,11 @@ class _Reader(Phrases):
             f.origins, f.located = f.located, []  # "fled their homes in and around X"
         if f.unnamed_end and f.located and not f.destinations:
             f.destinations, f.located = f.located, []  # "in X" locates the place they went to
-        # "fled the shelling in X", "left their homes in X": the object's own place
+        # "fled the shelling in X", "left their homes in X", "displaced by floods in X": the
+        # place of what they left or what drove them out
         if s.place_object == "origin" and not f.origins:
             for child in tok.children:
-                if child.dep_ == "obj" and not self._ends(child):
+                if child.dep_ == "obl:agent" or (child.dep_ == "obj" and not self._ends(child)):
                     f.origins += self._located_in(child)
 
     def _raise(self, f: Frame, s: Sense, arg: SpacyToken) -> None:

@@ -314,7 +314,7 @@ class Phrases:
 
     def _located_in(self, tok: SpacyToken) -> list[End]:
         """The named places inside a phrase: "the town of X", "homes in X", "X camp", "Yemen's
-        capital Sanaa", "neighbouring X"."""
+        capital Sanaa", "neighbouring X", "areas including X", "towns such as X"."""
         k = tok.i + 1 + (tok.i + 2 < len(tok.doc) and tok.doc[tok.i + 1].text == ",")
         if tok.lower_ == "capital" and k < len(tok.doc) and k in self.names:
             return self._end(tok.doc[k])  # "West Darfur capital El Geneina", "the capital, X"
@@ -333,7 +333,7 @@ class Phrases:
                     named += self._ends(c)  # "two enclaves, A and B"
             elif c.dep_ == "nmod" and (
                 (self._case(c) or "of") in LOCATING_CASES
-                or (self._case(c) == "including" and self._place_noun(tok))  # "areas including X"
+                or (self._case(c) in {"including", "such as"} and self._place_noun(tok))
             ):
                 out += self._ends(c)
             elif c.dep_ == "acl":  # "the countryside surrounding X", "areas held by X"
