@@ -289,3 +289,11 @@ def test_towns_such_as_x_and_the_place_of_what_drove_people_out() -> None:
     assert _legs("Families displaced by the floods in Garissa have moved to Nairobi.") == {
         ("Garissa", "Nairobi")
     }
+
+
+def test_a_return_s_origin_told_in_the_next_sentence() -> None:
+    text = (
+        "More than 100,000 Afghans have returned to Afghanistan in two weeks. The Afghans had "
+        "traveled from Karachi to the border crossing."
+    )
+    assert ("Karachi", "Afghanistan") in _legs(text)

@@ -149,8 +149,8 @@ class Tracker:
                 (later for later in legs[k + 1 :]
                  if leg.party is not None and later.party is leg.party
                  and later.frame.sentence - leg.frame.sentence <= LATER_WITHIN
-                 and later.origins and not later.destinations
-                 and (leg.origins or later.frame.lemma in LEAVING)
+                 and later.origins and not later.origin_from
+                 and not (leg.origins and later.destinations)
                  and fits(leg, later.origins[0])),
                 None,
             )  # fmt: skip
