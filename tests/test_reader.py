@@ -297,3 +297,14 @@ def test_a_return_s_origin_told_in_the_next_sentence() -> None:
         "traveled from Karachi to the border crossing."
     )
     assert ("Karachi", "Afghanistan") in _legs(text)
+
+
+def test_a_place_a_verb_of_its_own_governs_is_no_stray_end() -> None:
+    """ "As compared to X" hangs X on "compared", not on the flight; "crossing into
+    neighbouring X" (the preposition read as marking "neighbouring") still reaches X."""
+    text = (
+        "Most new arrivals in Uganda are now mostly fleeing from Central Equatoria, as "
+        "compared to Eastern Equatoria in earlier weeks."
+    )
+    assert ("Central Equatoria", "Eastern Equatoria") not in _legs(text)
+    assert ("Mosul", "Syria") in _legs("Thousands fled Mosul, crossing into neighboring Syria.")

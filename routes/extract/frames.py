@@ -212,9 +212,10 @@ class _Reader(Phrases):
                 continue  # a name's other words, or a place framed already
             case, node = None, tok
             while node.head.i != node.i and node.i not in found:
-                case = case or self._case(node) or self._marked(node)
+                had, case = case, case or self._case(node) or self._marked(node)
                 if (
                     node.dep_.split(":")[0] in CLAUSES
+                    or (had and node.tag_.startswith("VB"))  # "as compared to X": its own
                     or self._path(node)
                     or node.lower_ in BORDER_NOUNS  # "to the border with Jordan"
                     or any(c.dep_.startswith("nsubj") for c in node.children)
