@@ -210,7 +210,8 @@ class _Reader(Phrases):
             tok = self.doc[i]
             if (a, b) in used or self.names.get(tok.head.i) == (a, b):
                 continue  # a name's other words, or a place framed already
-            case, node = None, tok
+            case: str | None = None
+            node = tok
             while node.head.i != node.i and node.i not in found:
                 had, case = case, case or self._case(node) or self._marked(node)
                 if (
