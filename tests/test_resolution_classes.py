@@ -133,3 +133,15 @@ def test_a_name_before_a_plural_word_of_place_is_looked_up_as_another_spelling()
     spells so is the story's country's ‘Ayn ‘Īsá."""
     found = _places("Thousands fled Raqqa in Syria. The Ein Isa camps have been receiving them.")
     assert found["Ein Isa"][:2] == ("‘Ayn ‘Īsá", "SY")
+
+
+def test_a_town_and_its_country_after_a_comma_is_only_a_town_there() -> None:
+    """ "Bodo, Cameroon": no Bodo of Cameroon is known, so the movement does not go to
+    Chad's; a region named so ("Hatay, Turkey") and a list of countries are unaffected."""
+    found = extract(
+        "Thousands fled Rann, Nigeria, and arrived in Bodo, Cameroon. Aid reached Bodo.",
+        story_date=dt.date(2019, 1, 20),
+    )
+    assert all(d == "unresolved:bodo" for m in found.movements for d in m.destinations)
+    assert _places("Residents are leaving Hatay, Turkey, by bus.")["Hatay"][1] == "TR"
+    assert _places("Refugees fled to Chad, Cameroon and Nigeria.")["Chad"][1] == "TD"

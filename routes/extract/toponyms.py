@@ -209,7 +209,7 @@ class Toponyms(Mentions):
             scored = sorted(_beside_cities(m.candidates), key=score, reverse=True)
             best = scored[0]
             owners = sorted(c for c, _ in self.owned.get(m.start, ()))
-            if owners and not _inside(best, self.owned[m.start]):  # "the Mozambican town of X"
+            if owners and best.country not in owners:  # "the Mozambican town of X"
                 if found := self.x.variants(m.key, owners):
                     m.candidates = found
                     scored = sorted(_beside_cities(found), key=score, reverse=True)
@@ -488,8 +488,10 @@ class Toponyms(Mentions):
 
     def _owned(self, kept: list[tuple[Mention, bool]]) -> dict[int, set[tuple[str, str]]]:
         """Start of each name the text puts in a country → that country: "the Mozambican
-        town of Palma", "Mozambique's port city of Beira" (only a town there may be it)."""
+        town of Palma", "Mozambique's port city of Beira", "Bodo, Cameroon" (a town's name
+        and its country after a comma, not a list of places: only a town there may be it)."""
         ends = {m.end: m for m, _cue in kept}
+        starts = {m.start: m for m, _cue in kept}
         found: dict[int, set[tuple[str, str]]] = {}
         for m, _cue in kept:
             for owner_end in range(max(0, m.start - 48), m.start):
@@ -502,7 +504,21 @@ class Toponyms(Mentions):
                 }  # fmt: skip
                 if countries:
                     found[m.start] = countries
-        return found
+            comma = re.match(r"\s?,\s*", self.text[m.end : m.end + 4])
+            after = starts.get(m.end + comma.end()) if comma else None
+            if after is None or any(c.feature == "country" for c in m.candidates):
+                continue
+            listed = re.match(r",?\s*(?:and|or)\b|,\s*\S", self.text[after.end : after.end + 8])
+            named = [c.country for c in after.candidates if c.feature == "country" and c.primary]
+            if len(named) == 1 and named[0] and not (listed and self._listed_after(after, starts)):
+                found[m.start] = {(named[0], "")}
+        by_key = {m.key: found[m.start] for m, _cue in kept if m.start in found}
+        return {m.start: by_key[m.key] for m, _cue in kept if m.key in by_key}  # the story's one X
+
+    def _listed_after(self, m: Mention, starts: dict[int, Mention]) -> bool:
+        """Whether another place follows ``m`` in a list ("Chad, Cameroon and Niger")."""
+        gap = re.match(r",?\s*(?:(?:and|or)\s+)?", self.text[m.end : m.end + 8])
+        return gap is not None and m.end + gap.end() in starts
 
     def _focus(
         self,
