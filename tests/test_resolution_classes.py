@@ -145,3 +145,10 @@ def test_a_town_and_its_country_after_a_comma_is_only_a_town_there() -> None:
     assert all(d == "unresolved:bodo" for m in found.movements for d in m.destinations)
     assert _places("Residents are leaving Hatay, Turkey, by bus.")["Hatay"][1] == "TR"
     assert _places("Refugees fled to Chad, Cameroon and Nigeria.")["Chad"][1] == "TD"
+
+
+def test_a_small_region_of_another_country_leaves_a_country_its_lead() -> None:
+    """Niger State (39 towns) does not make "Niger" Nigerian; Georgia, a large US state,
+    still needs the story's other places to be told from the country."""
+    assert _places("Refugees fled to Niger.")["Niger"][1:] == ("NE", "country")
+    assert _places("Fighting in Minna, the capital of Niger State, went on.")["Niger"][1] == "NG"

@@ -612,7 +612,8 @@ class Toponyms(Mentions):
         """A country's lead over the towns of its name ("Egypt", not Egypt, Texas, in a US
         story about Cairo): :data:`COUNTRY_LEVEL`, unless a first-level region of another
         country has that name too ("Georgia"; the State of Mexico does not cancel Mexico's
-        lead), which only the story's other places tell apart. A city's (its main name):
+        lead), which only the story's other places tell apart, when it has
+        :data:`REGION_TOWNS` towns or more (Niger State does not cancel Niger's). A city's (its main name):
         :data:`CITY_LEVEL` at a million people or more, less down to none at
         10^:data:`CITY_FROM`. A first-level region's own name, with :data:`REGION_TOWNS`
         towns or more and no country of that name: :data:`REGION_LEVEL` ("Florida" the
@@ -629,10 +630,11 @@ class Toponyms(Mentions):
             return REGION_LEVEL if big and all(r.feature != "country" for r in m.candidates) else 0
         if c.feature != "country":
             return 0.0
-        rival = any(
+        rival = any(  # a large one: Niger State (39 towns) leaves the country Niger its lead
             r.kind == "region" and r.feature == "admin1" and r.primary and r.country != c.country
+            and r.population >= REGION_TOWNS
             for r in m.candidates
-        )
+        )  # fmt: skip
         return 0.0 if rival else COUNTRY_LEVEL
 
     def _score(self, c: Candidate, focus: str | None, centre: tuple[float, float] | None) -> float:
