@@ -613,8 +613,8 @@ class Toponyms(Mentions):
         story about Cairo): :data:`COUNTRY_LEVEL`, unless a first-level region of another
         country has that name too ("Georgia"; the State of Mexico does not cancel Mexico's
         lead), which only the story's other places tell apart, when it has
-        :data:`REGION_TOWNS` towns or more (Niger State does not cancel Niger's). A city's (its main name):
-        :data:`CITY_LEVEL` at a million people or more, less down to none at
+        :data:`REGION_TOWNS` towns or more (Niger State does not cancel Niger's). A city's
+        (its main name): :data:`CITY_LEVEL` at a million people or more, less down to none at
         10^:data:`CITY_FROM`. A first-level region's own name, with :data:`REGION_TOWNS`
         towns or more and no country of that name: :data:`REGION_LEVEL` ("Florida" the
         state, not Florida, New York). A sea's own name: :data:`COUNTRY_LEVEL` ("Red Sea", not
