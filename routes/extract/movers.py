@@ -145,17 +145,20 @@ class Tracker:
             return bool(leg.destinations) and bool(self._apart([left], leg.destinations))
 
         for k, leg in enumerate(legs):
-            later = next(
-                (later for later in legs[k + 1 :]
-                 if leg.party is not None and later.party is leg.party
-                 and later.frame.sentence - leg.frame.sentence <= LATER_WITHIN
-                 and later.origins and not later.origin_from
-                 and not (leg.origins and later.destinations)
-                 and fits(leg, later.origins[0])),
-                None,
-            )  # fmt: skip
-            if later is not None:
-                self._from(leg, later.origins[0], "track", later.frame.sentence)
+            for later in (legs[j] for j in range(k + 1, len(legs))):  # stops in a few legs
+                if later.frame.sentence - leg.frame.sentence > LATER_WITHIN:
+                    break
+                if (
+                    leg.party is not None
+                    and not leg.origin_from  # as stated, or not at all
+                    and later.party is leg.party
+                    and later.origins
+                    and not later.origin_from
+                    and not (leg.origins and later.destinations)
+                    and fits(leg, later.origins[0])
+                ):
+                    self._from(leg, later.origins[0], "track", later.frame.sentence)
+                    break
 
     def _split(self, leg: Leg, f: Frame) -> list[Leg]:
         """A leg per destination stated with its own preposition ("to A or to B")."""

@@ -206,19 +206,8 @@ class Toponyms(Mentions):
                     or bool(_inside(c, within.get(start, ())))
                 )
 
-            scored = sorted(_beside_cities(m.candidates), key=score, reverse=True)
+            scored = sorted(_beside_cities(self._in_owner(m)), key=score, reverse=True)
             best = scored[0]
-            owners = sorted(c for c, _ in self.owned.get(m.start, ()))
-            if owners and best.country not in owners:  # "the Mozambican town of X"
-                if found := self.x.variants(m.key, owners):
-                    m.candidates = found
-                    scored = sorted(_beside_cities(found), key=score, reverse=True)
-                    best = scored[0]
-                else:
-                    self.far_only[m.start] = (
-                        f"the text puts it in {', '.join(owners)}, where no place of the name "
-                        f"is known (not {best.name}, {best.country})"
-                    )
             if not best.primary and best.feature != "country" and self._abbreviated(m):
                 m.end += 1  # "Kan.", "Fla.": the period belongs to the abbreviation (not "Congo.")
             surface = self.text[m.start : m.end]
@@ -485,6 +474,22 @@ class Toponyms(Mentions):
             if areas:
                 found[m.start] = areas
         return found
+
+    def _in_owner(self, m: Mention) -> list[Candidate]:
+        """``m``'s candidates in the country the text puts it in ("the Mozambican town of
+        X"): its own, else its other spellings there; none known there, it stays a name that
+        is no movement's end (:attr:`far_only`), never a namesake elsewhere."""
+        owners = sorted(c for c, _ in self.owned.get(m.start, ()))
+        there = [c for c in m.candidates if c.country in owners]
+        if not owners or there:
+            return there or m.candidates
+        if found := self.x.variants(m.key, owners):
+            m.candidates = found
+        else:
+            self.far_only[m.start] = (
+                f"the text puts it in {', '.join(owners)}, where no place of the name is known"
+            )
+        return m.candidates
 
     def _owned(self, kept: list[tuple[Mention, bool]]) -> dict[int, set[tuple[str, str]]]:
         """Start of each name the text puts in a country → that country: "the Mozambican
