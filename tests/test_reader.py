@@ -308,3 +308,12 @@ def test_a_place_a_verb_of_its_own_governs_is_no_stray_end() -> None:
     )
     assert ("Central Equatoria", "Eastern Equatoria") not in _legs(text)
     assert ("Mosul", "Syria") in _legs("Thousands fled Mosul, crossing into neighboring Syria.")
+
+
+def test_a_continent_is_no_end_to_draw() -> None:
+    """ "On their way to Europe": no point to draw a line to; the movement stays open."""
+    found = extract(
+        "Thousands of migrants left Edirne to make their way to Europe.", story_date=DAY
+    )
+    assert _legs("Thousands of migrants left Edirne to make their way to Europe.") == set()
+    assert [m.origins for m in found.movements] == [["geonames:747712"]]

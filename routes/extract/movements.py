@@ -189,6 +189,8 @@ class Movements(Document):
         place an anaphor ("there", "the city") refers back to."""
         if end.kind == "toponym":
             t = self._toponyms[end.start]
+            if t.place.feature == "continent":
+                return []  # "to make their way to Europe": no point to draw a line to
             if end.start in self._ends or t.place.ref in self._end_refs:
                 return [t.place.ref]  # (a weak mention of a place the story names as one)
             return [self._unresolved_ref(t.text, t.start, t.end, t.sentence - 1)]
