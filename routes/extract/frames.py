@@ -114,12 +114,10 @@ class Frame:
         return self.sense.kind
 
 
-def frames(
-    parsed: Parsed, toponyms: dict[int, int], peoples: dict[int, int] | None = None
-) -> list[Frame]:
+def frames(parsed: Parsed, toponyms: dict[int, int]) -> list[Frame]:
     """The frames of one parsed sentence; ``toponyms`` maps a toponym's start (story
-    offset) to its end, ``peoples`` a people's name's ("Venezuelans": its country)."""
-    reader = _Reader(parsed, toponyms, peoples or {})
+    offset) to its end."""
+    reader = _Reader(parsed, toponyms)
     found: dict[int, Frame] = {}
     for tok in parsed.doc:
         frame = reader.frame(tok)

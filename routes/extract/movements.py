@@ -131,16 +131,13 @@ class Movements(Document):
             None,
         )
         self._credit = attributions
-        peoples = [t for t in typed if t.type == "adjective" and t.place.feature == "country"]
-        self._toponyms.update({t.start: t for t in peoples})
-        self._ends |= {t.start for t in peoples}
-        self._peoples = [t.start for t in peoples]
+        # a people's name ("Syrians") makes a sentence worth parsing, never an origin: the
+        # nationality of those who moved, not where they left (issue 34)
+        self._peoples = [
+            t.start for t in typed if t.type == "adjective" and t.place.feature == "country"
+        ]
         spans = sorted({t.start: t.end for t in toponyms}.items())
-        groups = sorted({t.start: t.end for t in peoples}.items())
-        read = [
-            f for p in self._parsed()
-            for f in frames(p, _within(spans, p), _within(groups, p))
-        ]  # fmt: skip
+        read = [f for p in self._parsed() for f in frames(p, _within(spans, p))]
         places = {t.place.ref: t.place for t in [*toponyms, *typed]}
 
         def nested(a: str, b: str) -> bool:

@@ -264,12 +264,6 @@ class Tracker:
         if not stated and leg.destinations and f.onward and last and f.sentence - last[1] <= 1:
             self._from(leg, last[0], "previous", last[1])  # "travel on to X"
         homes = self._refs(f.mover.home, f) if f.mover is not None else []
-        scene = self.scene
-        elsewhere = (party is not None and party.place is not None and party.how == "left") or (
-            scene is not None and bool(self._apart([scene[0]], leg.destinations))
-        )
-        if f.mover is not None and all(e.people for e in f.mover.home) and elsewhere:
-            homes = []  # "Egyptians fled to Tunisia" in a story of people leaving Libya
         if stated and homes and all(self.nested(o, homes[0]) for o in stated):
             leg.origins = homes[:1]  # "In Israel, residents of Kiryat Shmona fled": the town
         if not leg.origins and homes and f.kind != "return":
@@ -297,6 +291,7 @@ class Tracker:
             and self._apart([party.home], leg.destinations)
         ):  # "arrived in Armenia from X ... are housed in Goris": from X to Goris
             self._from(leg, party.home, "track", party.place_sentence)
+        scene = self.scene
         if scene is None or leg.origins:
             return
         if leg.destinations and f.kind == "move" and self._apart([scene[0]], leg.destinations):

@@ -130,8 +130,6 @@ class End:
     border: bool = False
     #: A way passed over, not through ("across the river", "over the Blue Nile")
     passing: bool = False
-    #: A people's name ("Egyptians"): where a group is from, not where it was
-    people: bool = False
 
 
 @dataclass
@@ -167,13 +165,11 @@ class Mover:
 class Phrases:
     """The places and movers of one parsed sentence's phrases."""
 
-    def __init__(self, parsed: Parsed, toponyms: dict[int, int], peoples: dict[int, int]) -> None:
+    def __init__(self, parsed: Parsed, toponyms: dict[int, int]) -> None:
         self.p = parsed
         self.doc = parsed.doc
         #: Each token inside a toponym → the toponym's (start, end) in the story
         self.names = self._covered(toponyms)
-        #: Each token of a people's name ("Syrians") → that name's span
-        self.peoples = self._covered(peoples)
 
     def _covered(self, spans: dict[int, int]) -> dict[int, tuple[int, int]]:
         ordered = sorted(spans.items())
@@ -501,9 +497,6 @@ class Phrases:
                  for g in c.children if g.dep_ == "obl"]  # fmt: skip
         if lives:  # "Egyptian nationals living in Libya" are from Libya here
             return [e for g in lives for e in self._ends(g)]
-        if tok.i in self.peoples:  # "Venezuelans", "250,000 Lebanese"
-            a, b = self.peoples[tok.i]
-            out.append(End(a, b, "toponym", people=True))
         for c in [k for t in [tok, *self._conjuncts(tok)] for k in t.children]:
             case = self._case(c)
             if (c.dep_ == "nmod" and case in {"of", "from", "in"}) or (
