@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from spacy.language import Language
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Span
 
 ROOT = Path(__file__).resolve().parents[1]
 TREEBANKS = ROOT.parent / "shared" / "treebanks"
@@ -126,15 +126,21 @@ def directional(doc: Doc) -> list[Doc]:
     """The sentences of a gold ``Doc`` with a phrase of direction ("from X", "into Y")
     attached to a verb (obl) or a noun (nmod), each as a ``Doc``: the decision the motion
     check scores, in either outcome."""
-    return [
-        sent.as_doc()
-        for sent in doc.sents
-        if any(t.text.lower() in DIRECTIONAL and t.dep_ == "case"
-               and t.head.dep_.split(":")[0] in ("obl", "nmod") for t in sent)  # fmt: skip
-    ]
+
+    def has_direction(sent: Span) -> bool:
+        return any(
+            t.text.lower() in DIRECTIONAL
+            and t.dep_ == "case"
+            and t.head.dep_.split(":")[0] in ("obl", "nmod")
+            for t in sent
+        )
+
+    return [sent.as_doc() for sent in doc.sents if has_direction(sent)]
 
 
-def convert(treebanks: Path, work: Path, news_weight: int, direction_weight: int = 1) -> dict[str, Path]:
+def convert(
+    treebanks: Path, work: Path, news_weight: int, direction_weight: int = 1
+) -> dict[str, Path]:
     """DocBins ``train``, ``dev``, ``ewt-test`` and ``gum-test`` under ``work/corpus``."""
     from spacy.tokens import DocBin
 
@@ -143,8 +149,9 @@ def convert(treebanks: Path, work: Path, news_weight: int, direction_weight: int
     parts = {key: convert_file(treebanks / rel) for key, rel in FILES.items()}
     news = [d for name, d in parts["gum-train"] if name.startswith("GUM_news_")]
     train_docs = [d for _, d in parts["ewt-train"] + parts["gum-train"]] + news * (news_weight - 1)
+    extra = [sent for d in train_docs for sent in directional(d)]
     sets = {
-        "train": train_docs + [s for d in train_docs for s in directional(d)] * (direction_weight - 1),
+        "train": train_docs + extra * (direction_weight - 1),
         "dev": [d for _, d in parts["ewt-dev"] + parts["gum-dev"]],
         "ewt-test": [d for _, d in parts["ewt-test"]],
         "gum-test": [d for _, d in parts["gum-test"]],
