@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from spacy.language import Language
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Span
 
 ROOT = Path(__file__).resolve().parents[1]
 TREEBANKS = ROOT.parent / "shared" / "treebanks"
@@ -83,6 +83,7 @@ class Settings:
     hidden: int = 128  # parser hidden width
     extra_state: int = 0  # 1: the parser also sees the stack's words' children
     news_weight: int = 1  # times GUM's news documents appear in train
+    direction_weight: int = 1  # times a document with a directional phrase appears in train
     max_steps: int = 0  # 0: no limit (a smoke run sets one)
     seed: int = SEED
 
@@ -117,7 +118,29 @@ def convert_file(path: Path) -> list[tuple[str, Doc]]:
     ]
 
 
-def convert(treebanks: Path, work: Path, news_weight: int) -> dict[str, Path]:
+#: Prepositions of direction, "to" aside (it is mostly an infinitive or a recipient).
+DIRECTIONAL = frozenset(["from", "into", "towards", "toward", "via", "through", "across"])
+
+
+def directional(doc: Doc) -> list[Doc]:
+    """The sentences of a gold ``Doc`` with a phrase of direction ("from X", "into Y")
+    attached to a verb (obl) or a noun (nmod), each as a ``Doc``: the decision the motion
+    check scores, in either outcome."""
+
+    def has_direction(sent: Span) -> bool:
+        return any(
+            t.text.lower() in DIRECTIONAL
+            and t.dep_ == "case"
+            and t.head.dep_.split(":")[0] in ("obl", "nmod")
+            for t in sent
+        )
+
+    return [sent.as_doc() for sent in doc.sents if has_direction(sent)]
+
+
+def convert(
+    treebanks: Path, work: Path, news_weight: int, direction_weight: int = 1
+) -> dict[str, Path]:
     """DocBins ``train``, ``dev``, ``ewt-test`` and ``gum-test`` under ``work/corpus``."""
     from spacy.tokens import DocBin
 
@@ -125,15 +148,17 @@ def convert(treebanks: Path, work: Path, news_weight: int) -> dict[str, Path]:
     folder.mkdir(parents=True, exist_ok=True)
     parts = {key: convert_file(treebanks / rel) for key, rel in FILES.items()}
     news = [d for name, d in parts["gum-train"] if name.startswith("GUM_news_")]
+    train_docs = [d for _, d in parts["ewt-train"] + parts["gum-train"]] + news * (news_weight - 1)
+    extra = [sent for d in train_docs for sent in directional(d)]
     sets = {
-        "train": [d for _, d in parts["ewt-train"] + parts["gum-train"]] + news * (news_weight - 1),
+        "train": train_docs + extra * (direction_weight - 1),
         "dev": [d for _, d in parts["ewt-dev"] + parts["gum-dev"]],
         "ewt-test": [d for _, d in parts["ewt-test"]],
         "gum-test": [d for _, d in parts["gum-test"]],
     }
     paths = {}
     for key, docs in sets.items():
-        paths[key] = folder / f"{key}-news{news_weight}.spacy"
+        paths[key] = folder / f"{key}-news{news_weight}-dir{direction_weight}.spacy"
         DocBin(docs=docs, store_user_data=False).to_disk(paths[key])
     return paths
 
@@ -333,7 +358,7 @@ def train(settings: Settings, treebanks: Path, run: Path) -> Path:
     from spacy.training.loop import train as train_loop
 
     run.mkdir(parents=True, exist_ok=True)
-    corpus = convert(treebanks, WORK, settings.news_weight)
+    corpus = convert(treebanks, WORK, settings.news_weight, settings.direction_weight)
     cfg = config(settings, corpus)
     cfg.to_disk(run / "config.cfg")
     nlp = init_nlp(cfg)
@@ -456,9 +481,9 @@ def main() -> None:
         settings = Settings(**{f: getattr(args, f) for f in fields})
         train(settings, args.treebanks, args.run)
     elif args.command == "evaluate":
-        news_weight = int(json.loads((args.model / "meta.json").read_text())["routes"]
-                          ["settings"]["news_weight"])  # fmt: skip
-        corpus = convert(args.treebanks, WORK, news_weight)
+        trained = json.loads((args.model / "meta.json").read_text())["routes"]["settings"]
+        corpus = convert(args.treebanks, WORK, trained["news_weight"],
+                         trained.get("direction_weight", 1))  # fmt: skip
         evaluate(args.model, args.model.parent / "model", corpus)
     elif args.command == "package":
         package(args.model, args.treebanks)

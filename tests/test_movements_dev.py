@@ -18,11 +18,11 @@ from conftest import SHARED, shared
 from routes.corpus import run_corpus
 
 DEV = SHARED / "movements-dev"
-#: Measured on 2026-12-07 with the rebuilt reader (issue 34): dev F1 .750, precision .909,
-#: recall .638 (30 of 47); dev2 F1 .694, precision .773, recall .630 (17 of 27).
+#: Measured on 2026-12-07 (issue 34): dev F1 .833, precision .946, recall .745 (35 of 47);
+#: dev2 F1 .809, precision .950, recall .704 (19 of 27).
 FLOORS = {
-    "dev": {"f1": 0.73, "precision": 0.88, "recall": 0.61},
-    "dev2": {"f1": 0.67, "precision": 0.74, "recall": 0.60},
+    "dev": {"f1": 0.81, "precision": 0.92, "recall": 0.72},
+    "dev2": {"f1": 0.78, "precision": 0.92, "recall": 0.67},
 }
 
 

@@ -154,3 +154,166 @@ def test_what_is_seen_happening_happened() -> None:
     """ "Could be seen crossing": "could" is the seeing's, not the crossing's."""
     moves = _movements("Families could be seen crossing from Idlib into Turkey on Friday.")
     assert [m.status for m in moves if m.complete] == ["reported"]
+
+
+def test_a_clause_hung_on_a_closing_said_keeps_its_own_mover() -> None:
+    """The parse may hang "after escaping X" on "officials said": the escape is still the
+    group's, so X is where it came from."""
+    assert _legs(
+        "About 900 families reached Kano on Monday after escaping the takeover of the town of "
+        "Monguno, officials said."
+    ) == {("Monguno", "Kano")}
+
+
+def test_taking_refuge_in_a_house_in_a_town_is_going_to_the_town() -> None:
+    """ "Took refuge in X" is where people went (not "took" people from X), and a house's
+    owner is no place: the town it is in is."""
+    assert _legs(
+        "Fourteen relatives fled Lahaina as the fire spread. The relatives took refuge in "
+        "Lawrence's house in Pukalani."
+    ) == {("Lahaina", "Pukalani")}
+
+
+def test_a_group_s_origin_told_more_finely_soon_after_is_the_finer_one() -> None:
+    text = (
+        "Around 2,000 migrants set out from southern Mexico in a caravan toward the United "
+        "States. The migrants had departed from Tapachula early Saturday."
+    )
+    assert _legs(text) == {("Tapachula", "United States")}
+
+
+def test_a_headline_told_by_no_one_is_the_story_s_movement_told_again() -> None:
+    text = (
+        "Heading from Mexico to the US\n\nAround 2,000 migrants left Tapachula for the "
+        "United States on Saturday."
+    )
+    assert _legs(text) == {("Tapachula", "US")}
+
+
+def test_the_rest_of_a_group_housed_in_a_town_of_the_country_came_from_its_origin() -> None:
+    """ "The rest" are of the group just told; housed in a town of the country they reached,
+    they came there from where they left."""
+    text = (
+        "Some 28,000 refugees have arrived in Armenia from Nagorno-Karabakh since Sunday. "
+        "The rest are being housed in hotels in the city of Goris."
+    )
+    assert ("Nagorno-Karabakh", "Goris") in _legs(text)
+
+
+def test_the_name_after_a_region_s_capital_is_where_its_people_are_from() -> None:
+    """ "The residents of Tigray capital Mekelle": the town, however the parse hangs it, not
+    the region."""
+    assert _legs("Half the residents of Tigray capital Mekelle have fled to Addis Ababa.") == {
+        ("Mekelle", "Addis Ababa")
+    }
+
+
+def test_a_town_parsed_as_the_subject_of_fleeing_is_where_its_people_fled_from() -> None:
+    """The parse may make the town the subject ("... capital El Fasher has fled"): a town
+    does not flee, its people do, from it; a dateline's place ("Manila: ...") is no subject."""
+    assert _legs(
+        "Most of the population of North Darfur capital El Fasher has fled to the town of Tawila."
+    ) == {("El Fasher", "Tawila")}
+    assert ("Manila", "Iligan") not in _legs(
+        "Manila: Residents of the city of Marawi fled in droves to Iligan."
+    )
+
+
+def test_a_flow_of_people_is_a_movement_and_a_flow_of_water_is_not() -> None:
+    """ "Stem a flood of refugees into X": the parse hangs "into X" on "stem", the verb the
+    noun of movement is the object of; its ends are the noun's."""
+    assert _legs(
+        "Aid workers failed to stem a flood of hungry refugees into Chad from Darfur."
+    ) == {("Darfur", "Chad")}
+    assert _legs("Flood waters from the Wadi Derna river poured into Derna.") == set()
+
+
+def test_others_of_a_group_came_from_areas_including_a_named_town() -> None:
+    """ "Others" are of the group just told; "areas including the capital, X" names X (the
+    parse may hang X anywhere after its comma); arriving from X, they came where the group
+    is."""
+    text = (
+        "More than 6,000 refugees fleeing Burundi have crossed into Tanzania. Many have "
+        "arrived from neighbouring Makamba province, but others have come from other areas "
+        "including the capital, Bujumbura fearful that elections could bring more unrest."
+    )
+    assert ("Bujumbura", "Tanzania") in _legs(text)
+
+
+def test_a_speaker_s_we_is_not_the_group_told_of() -> None:
+    """A quoted "we" is the speaker's own group: it does not go on from where the story's
+    group went."""
+    text = (
+        "Thousands fled Khan Younis to al-Mawasi on Monday. Others traveled by car. "
+        '"We moved to Rafah," said one evacuee.'
+    )
+    assert ("al-Mawasi", "Rafah") not in _legs(text)
+
+
+def test_where_a_group_came_from_told_just_after_its_arrival() -> None:
+    assert _legs("Ms Sato came to Saitama on Thursday. She had fled Iwaki by car.") == {
+        ("Iwaki", "Saitama")
+    }
+
+
+def test_the_city_is_the_town_just_named() -> None:
+    """ "The town", "the city" stand for the last town named (any town of the gazetteer, not
+    only the curated ones), never for a country named since."""
+    assert _legs("Shells hit Antakya in Turkey on Monday. Residents fled the city for Konya.") == {
+        ("Antakya", "Konya")
+    }
+
+
+def test_a_decision_told_as_taken_is_a_movement_made() -> None:
+    (movement,) = _movements("The Sato family decided to move from Iwaki to Konan.")
+    assert movement.status != "planned"
+    (planned,) = _movements("The Sato family plans to move from Iwaki to Konan.")
+    assert planned.status == "planned"
+
+
+def test_a_people_s_name_is_no_origin() -> None:
+    """"Egyptians" says who moved, not where from: Egyptians leaving Libya came from Libya,
+    and "Lebanese fled to Syria" alone says where they went, not whence (issue 34)."""
+    legs = _legs(
+        "Thousands of migrant workers fled Libya for Tunisia on Monday. More than 2,000 "
+        "Egyptians crossed into Tunisia on Thursday."
+    )
+    assert ("Egyptians", "Tunisia") not in legs and ("Libya", "Tunisia") in legs
+    assert _legs("Some 250,000 Lebanese fled to Syria in 2006.") == set()
+
+
+def test_towns_such_as_x_and_the_place_of_what_drove_people_out() -> None:
+    assert _legs(
+        "Residents fled coastal towns such as Pensacola and took shelter in Tallahassee."
+    ) == {("Pensacola", "Tallahassee")}
+    assert _legs("Families displaced by the floods in Garissa have moved to Nairobi.") == {
+        ("Garissa", "Nairobi")
+    }
+
+
+def test_a_return_s_origin_told_in_the_next_sentence() -> None:
+    text = (
+        "More than 100,000 Afghans have returned to Afghanistan in two weeks. The Afghans had "
+        "traveled from Karachi to the border crossing."
+    )
+    assert ("Karachi", "Afghanistan") in _legs(text)
+
+
+def test_a_place_a_verb_of_its_own_governs_is_no_stray_end() -> None:
+    """ "As compared to X" hangs X on "compared", not on the flight; "crossing into
+    neighbouring X" (the preposition read as marking "neighbouring") still reaches X."""
+    text = (
+        "Most new arrivals in Uganda are now mostly fleeing from Central Equatoria, as "
+        "compared to Eastern Equatoria in earlier weeks."
+    )
+    assert ("Central Equatoria", "Eastern Equatoria") not in _legs(text)
+    assert ("Mosul", "Syria") in _legs("Thousands fled Mosul, crossing into neighboring Syria.")
+
+
+def test_a_continent_is_no_end_to_draw() -> None:
+    """ "On their way to Europe": no point to draw a line to; the movement stays open."""
+    found = extract(
+        "Thousands of migrants left Edirne to make their way to Europe.", story_date=DAY
+    )
+    assert _legs("Thousands of migrants left Edirne to make their way to Europe.") == set()
+    assert [m.origins for m in found.movements] == [["geonames:747712"]]

@@ -43,6 +43,15 @@ def test_a_named_country_does_not_pull_a_city_into_a_village_of_its_name() -> No
     assert len(legs) == 1
 
 
+def test_a_town_the_text_puts_in_a_country_is_no_namesake_elsewhere() -> None:
+    """ "The Syrian town of X": a town of the name in a neighbouring country is not it (no
+    Syrian Tripoli is known), so the movement's origin stays named and unresolved."""
+    found = extract("Families fled the Syrian town of Tripoli to Beirut.")
+    (movement,) = found.movements
+    assert movement.origins == ["unresolved:tripoli"]
+    assert found.mentions(movement.destinations[0])[0].text == "Beirut"
+
+
 @pytest.mark.parametrize(
     ("text", "name", "region"),
     [
@@ -117,3 +126,29 @@ def test_a_former_name_outside_its_years_is_todays_namesake() -> None:
     then = extract(text, story_date=dt.date(1975, 6, 1)).toponyms[0].place
     now = extract(text, story_date=dt.date(2020, 6, 1)).toponyms[0].place
     assert (then.name, then.country) == ("Harare", "ZW") and now.country == "GB"
+
+
+def test_a_name_before_a_plural_word_of_place_is_looked_up_as_another_spelling() -> None:
+    """ "The Ein Isa camps": marked as a place by "camps" as by "camp", the name no gazetteer
+    spells so is the story's country's ‘Ayn ‘Īsá."""
+    found = _places("Thousands fled Raqqa in Syria. The Ein Isa camps have been receiving them.")
+    assert found["Ein Isa"][:2] == ("‘Ayn ‘Īsá", "SY")
+
+
+def test_a_town_and_its_country_after_a_comma_is_only_a_town_there() -> None:
+    """ "Bodo, Cameroon": no Bodo of Cameroon is known, so the movement does not go to
+    Chad's; a region named so ("Hatay, Turkey") and a list of countries are unaffected."""
+    found = extract(
+        "Thousands fled Rann, Nigeria, and arrived in Bodo, Cameroon. Aid reached Bodo.",
+        story_date=dt.date(2019, 1, 20),
+    )
+    assert all(d == "unresolved:bodo" for m in found.movements for d in m.destinations)
+    assert _places("Residents are leaving Hatay, Turkey, by bus.")["Hatay"][1] == "TR"
+    assert _places("Refugees fled to Chad, Cameroon and Nigeria.")["Chad"][1] == "TD"
+
+
+def test_a_small_region_of_another_country_leaves_a_country_its_lead() -> None:
+    """Niger State (39 towns) does not make "Niger" Nigerian; Georgia, a large US state,
+    still needs the story's other places to be told from the country."""
+    assert _places("Refugees fled to Niger.")["Niger"][1:] == ("NE", "country")
+    assert _places("Fighting in Minna, the capital of Niger State, went on.")["Niger"][1] == "NG"

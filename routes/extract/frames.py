@@ -26,6 +26,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from routes.extract.lexicon import SPEECH_VERBS
 from routes.extract.phrases import (
     ALONG,
     ANIMATE,
@@ -53,8 +54,11 @@ from routes.extract.senses import (
     ASPECT_WORDS,
     BORDER_NOUNS,
     FAILURE_WORDS,
+    FLOW_NOUNS,
     PERCEPTION_WORDS,
     PLAN_WORDS,
+    REFUGE_NOUNS,
+    VERBS,
     Sense,
     lemma,
     sense,
@@ -64,6 +68,12 @@ if TYPE_CHECKING:
     from spacy.tokens import Token as SpacyToken
 
     from routes.extract.parse import Parsed
+
+
+#: A decision told as taken: "they decided to move to X" moved (not "plan to", "decide to").
+DECIDED = frozenset(["decided", "chose", "chosen"])
+#: What follows a dateline's place ("Manila: Residents fled"): no subject of the verb.
+DATELINE_MARKS = frozenset([":", "—", "–", "-", "("])
 
 
 @dataclass
@@ -104,12 +114,10 @@ class Frame:
         return self.sense.kind
 
 
-def frames(
-    parsed: Parsed, toponyms: dict[int, int], peoples: dict[int, int] | None = None
-) -> list[Frame]:
+def frames(parsed: Parsed, toponyms: dict[int, int]) -> list[Frame]:
     """The frames of one parsed sentence; ``toponyms`` maps a toponym's start (story
-    offset) to its end, ``peoples`` a people's name's ("Venezuelans": its country)."""
-    reader = _Reader(parsed, toponyms, peoples or {})
+    offset) to its end."""
+    reader = _Reader(parsed, toponyms)
     found: dict[int, Frame] = {}
     for tok in parsed.doc:
         frame = reader.frame(tok)
@@ -200,17 +208,24 @@ class _Reader(Phrases):
             tok = self.doc[i]
             if (a, b) in used or self.names.get(tok.head.i) == (a, b):
                 continue  # a name's other words, or a place framed already
-            case, node = None, tok
+            case: str | None = None
+            node = tok
             while node.head.i != node.i and node.i not in found:
-                case = case or self._case(node) or self._marked(node)
+                had, case = case, case or self._case(node) or self._marked(node)
                 if (
                     node.dep_.split(":")[0] in CLAUSES
+                    or (had and node.tag_.startswith("VB"))  # "as compared to X": its own
                     or self._path(node)
                     or node.lower_ in BORDER_NOUNS  # "to the border with Jordan"
                     or any(c.dep_.startswith("nsubj") for c in node.children)
                 ):
                     break  # a clause of its own ("as shells hit the road to X"), or a way
                 node = node.head
+                noun = next((c for c in node.children if c.dep_ == "obj" and c.i in found
+                             and found[c.i].kind == "noun"), None)  # fmt: skip
+                if node.i not in found and noun is not None:
+                    node = noun  # "stem a flood of refugees into X", "organised the evacuation"
+                    break
             f = found.get(node.i)
             if f is None or case is None:
                 continue
@@ -245,6 +260,10 @@ class _Reader(Phrases):
         if found is None:
             return None
         base, s = found
+        if s.moves == "object" and any(
+            c.dep_ == "obj" and lemma(c.text) in REFUGE_NOUNS for c in tok.children
+        ):
+            base, s = "seek", VERBS["seek"]  # "took refuge in X": went to X
         if base in ASPECT_WORDS and any(
             c.dep_ == "xcomp" and self._sense(c) is not None for c in tok.children
         ):
@@ -281,6 +300,8 @@ class _Reader(Phrases):
             and not self._nonmover(f.mover)
         ):
             f.mover.kind = "people"  # only people flee: "the Yazidi community fled"
+        if base in FLOW_NOUNS and (f.mover is None or f.mover.kind != "people"):
+            return None  # "flood waters poured into X"
         f.status = self._status(tok)
         f.year = next(
             (int(c.text) for c in tok.children
@@ -370,10 +391,11 @@ class _Reader(Phrases):
             f.origins, f.located = f.located, []  # "fled their homes in and around X"
         if f.unnamed_end and f.located and not f.destinations:
             f.destinations, f.located = f.located, []  # "in X" locates the place they went to
-        # "fled the shelling in X", "left their homes in X": the object's own place
+        # "fled the shelling in X", "left their homes in X", "displaced by floods in X": the
+        # place of what they left or what drove them out
         if s.place_object == "origin" and not f.origins:
             for child in tok.children:
-                if child.dep_ == "obj" and not self._ends(child):
+                if child.dep_ == "obl:agent" or (child.dep_ == "obj" and not self._ends(child)):
                     f.origins += self._located_in(child)
 
     def _raise(self, f: Frame, s: Sense, arg: SpacyToken) -> None:
@@ -462,6 +484,11 @@ class _Reader(Phrases):
         if subject is not None:
             if subject.lower_ in RELATIVES and tok.dep_ == "acl:relcl":
                 return self._describe(tok.head)
+            town = subject.i in self.names and s.moves == "subject" and s.kind == "move"
+            after = tok.doc[subject.i + 1] if subject.i + 1 < tok.i else None
+            if town and not (after is not None and after.text in DATELINE_MARKS):
+                f.origins += self._ends(subject)  # "El Fasher fled": the town's people
+                return self._lent(tok)
             return self._describe(subject)
         dated = next(
             (g for c in tok.children if c.dep_ == "obl" and c.i < tok.i and c.lower_ in CALENDAR
@@ -488,6 +515,8 @@ class _Reader(Phrases):
         head, dep = tok.head, tok.dep_
         if head.i == tok.i:
             return None
+        if dep == "advcl" and head.lower_ in SPEECH_VERBS and head.dep_ in {"advcl", "parataxis"}:
+            head = head.head  # "reached X after escaping Y, officials said": not the officials
         if dep in {"acl", "acl:relcl"}:
             return self._describe(head)
         if dep == "xcomp":
@@ -521,7 +550,7 @@ class _Reader(Phrases):
             low = t.lower_
             if t is not tok and low in FAILURE_WORDS:
                 return "not made"
-            if t is not tok and low in PLAN_WORDS:
+            if t is not tok and low in PLAN_WORDS and low not in DECIDED:
                 status = "planned"
             if t.dep_ == "ccomp":
                 break  # "an official told AFP that people have crossed": reported, not planned

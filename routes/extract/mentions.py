@@ -485,7 +485,8 @@ class Mentions(Document):
     def _locative_cue(self, m: Mention) -> bool:
         """A preposition of place before, or a generic place word after ("Idlib province")."""
         nxt = self._next(m.last)
-        if (nxt is not None and nxt.lower in PLACE_HEADS) or (m.first and self._party(m.first - 1)):
+        head = nxt is not None and (nxt.lower in PLACE_HEADS or nxt.lower[:-1] in PLACE_HEADS)
+        if head or (m.first and self._party(m.first - 1)):  # "Idlib province", "X camps"
             return True
         for skip in range(4):
             prev = self._prev_word(m.first, skip)
@@ -603,7 +604,8 @@ class Mentions(Document):
             return False
         if self._gap(self.toks[m.last], nxt) == "-":
             return True
-        return prev is not None and prev.lower == "the" and nxt.lower not in PLACE_HEADS
+        place = nxt.lower in PLACE_HEADS or nxt.lower[:-1] in PLACE_HEADS  # "the X camps"
+        return prev is not None and prev.lower == "the" and not place
 
     def _unplaced_mentions(self) -> list[Mention]:
         """The runs no name of the index matches that may still be places' names."""

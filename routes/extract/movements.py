@@ -72,11 +72,13 @@ ORIGIN_NOTES = {
 #: Words that make a figure a total of everyone, not one movement's count.
 TOTAL = re.compile(r"\b(?:in all|in total|a total of|altogether|overall|so far|to date)\b", re.I)
 #: What an anaphor of place may stand for, by its word: the features it accepts.
+_TOWN = "populated place"  # a GeoNames town's feature
 _ANAPHORS = {
-    "city": {"city", "curated"}, "town": {"city", "curated"}, "village": {"city", "curated"},
-    "country": {"country"}, "region": {"admin1", "admin2", "area"},
-    "province": {"admin1"}, "state": {"admin1"}, "district": {"admin2", "area"},
-    "camp": {"camp"}, "capital": {"city"}, "area": {"area", "admin2", "city"},
+    "city": {"city", _TOWN, "curated"}, "town": {"city", _TOWN, "curated"},
+    "village": {"city", _TOWN, "curated"}, "country": {"country"},
+    "region": {"admin1", "admin2", "area"}, "province": {"admin1"}, "state": {"admin1"},
+    "district": {"admin2", "area"}, "camp": {"camp"}, "capital": {"city", _TOWN},
+    "area": {"area", "admin2", "city", _TOWN},
 }  # fmt: skip
 _WORDS = frozenset({*VERBS, *MOVEMENT_NOUNS})
 #: Words that can be an end or a mover where no place is named: "there", "home", "the city",
@@ -129,16 +131,13 @@ class Movements(Document):
             None,
         )
         self._credit = attributions
-        peoples = [t for t in typed if t.type == "adjective" and t.place.feature == "country"]
-        self._toponyms.update({t.start: t for t in peoples})
-        self._ends |= {t.start for t in peoples}
-        self._peoples = [t.start for t in peoples]
+        # a people's name ("Syrians") makes a sentence worth parsing, never an origin: the
+        # nationality of those who moved, not where they left (issue 34)
+        self._peoples = [
+            t.start for t in typed if t.type == "adjective" and t.place.feature == "country"
+        ]
         spans = sorted({t.start: t.end for t in toponyms}.items())
-        groups = sorted({t.start: t.end for t in peoples}.items())
-        read = [
-            f for p in self._parsed()
-            for f in frames(p, _within(spans, p), _within(groups, p))
-        ]  # fmt: skip
+        read = [f for p in self._parsed() for f in frames(p, _within(spans, p))]
         places = {t.place.ref: t.place for t in [*toponyms, *typed]}
 
         def nested(a: str, b: str) -> bool:
@@ -187,6 +186,8 @@ class Movements(Document):
         place an anaphor ("there", "the city") refers back to."""
         if end.kind == "toponym":
             t = self._toponyms[end.start]
+            if t.place.feature == "continent":
+                return []  # "to make their way to Europe": no point to draw a line to
             if end.start in self._ends or t.place.ref in self._end_refs:
                 return [t.place.ref]  # (a weak mention of a place the story names as one)
             return [self._unresolved_ref(t.text, t.start, t.end, t.sentence - 1)]
@@ -246,7 +247,8 @@ class Movements(Document):
                 break
             if t.start not in self._ends or any(t.start == e.start for e in frame.origins):
                 continue  # not the place they left: "families from X fled to the city"
-            feature = t.place.feature if t.place.kind != "curated" else "curated"
+            curated = t.place.kind == "curated" and t.place.feature != "country"
+            feature = "curated" if curated else t.place.feature  # not "Turkey" for "the town"
             if (accepted is None and t.place.feature != "country") or (
                 accepted is not None and (feature in accepted or t.place.feature in accepted)
             ):
@@ -569,8 +571,9 @@ def _one_scale(corridors: list[MovementDraft], places: dict[str, Candidate]) -> 
 
 def _retold(fine: MovementDraft, coarse: MovementDraft, places: dict[str, Candidate]) -> bool:
     """The coarse movement is the fine one told again: in the same sentence, from where
-    its people are from ("Ethiopians"), or between places of the same names (a region
-    and its town); not a part of a flow told apart ("many came from X province")."""
+    its people are from ("Ethiopians"), by no one (a headline: "Caravan heads from X to
+    Y"), or between places of the same names (a region and its town); not a part of a flow
+    told apart ("many came from X province")."""
     names = [
         {places[r].name for r in (m.origins[0], m.destinations[0]) if r in places}
         for m in (fine, coarse)
@@ -579,6 +582,7 @@ def _retold(fine: MovementDraft, coarse: MovementDraft, places: dict[str, Candid
         bool(set(fine.sentences) & set(coarse.sentences))
         or fine.again
         or coarse.origin_from == "home"
+        or not coarse.who
         or names[0] == names[1]
     )
 
@@ -590,8 +594,10 @@ def _finer(fine: MovementDraft, coarse: MovementDraft, places: dict[str, Candida
     origin, end = fine.origins[0], fine.destinations[0]
     region = origin in places and places[origin].feature in {"admin1", "admin2", "area"}
     town = end == coarse.destinations[0] and end in places and places[end].feature != "country"
+    headline = not coarse.who  # "Caravan heads from Mexico to US", told by no one
+    inside = (region or town or headline) and within(origin, coarse.origins[0])
     return (
-        (origin == coarse.origins[0] or ((region or town) and within(origin, coarse.origins[0])))
+        (origin == coarse.origins[0] or inside)
         and within(end, coarse.destinations[0])
         and (origin, end) != (coarse.origins[0], coarse.destinations[0])
     )

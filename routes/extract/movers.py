@@ -37,7 +37,9 @@ GENERIC_MOVERS = frozenset(
     """)
 )
 #: Words of a part of a group named before ("the majority", "most", "the rest").
-QUANTITIES = frozenset(_words("majority most rest remainder others many some several few"))
+QUANTITIES = frozenset(_words("majority most rest remainder other others many some several few"))
+#: Pronouns of the first person: a speaker's own group.
+FIRST_PERSON = frozenset(_words("i we me us"))
 #: Verbs of arriving: "arrived from X" with no place of its own arrived where the group is.
 ARRIVING = frozenset(_words("arrive come land reach"))
 #: Verbs of leaving: with no place of their own, they leave where the story is leaving.
@@ -52,7 +54,8 @@ CONTINUING = frozenset(
     _words("""
     arrive reach enter continue head go proceed travel move cross make walk trek march
     board fly sail drive ride land dock disembark transfer pour stream flood straggle trudge
-    limp flock settle shelter camp cram crowd squeeze huddle seek find bring take
+    limp flock settle shelter camp cram crowd squeeze huddle house accommodate lodge seek find
+    bring take
     transport bus ship airlift ferry truck relocate loop
     """)
 )
@@ -76,6 +79,8 @@ class Party:
     how: str = ""
     #: Where it first left: "home", for a return
     home: str | None = None
+    #: Told in the first person ("we", "I"): a speaker's own, not the group told of
+    first: bool = False
 
 
 @dataclass
@@ -91,6 +96,10 @@ class Leg:
     #: "track", "scene", "previous", "home"), and the sentence that gave it (0-based)
     origin_from: str = ""
     origin_sentence: int = -1
+
+
+#: How many sentences on a group's origin may still be told (:meth:`Tracker._told_later`).
+LATER_WITHIN = 2
 
 
 class Tracker:
@@ -122,7 +131,34 @@ class Tracker:
             leg = self._leg(f, party)
             if leg is not None:
                 out += self._split(leg, f)
+        self._told_later(out)
         return out
+
+    def _told_later(self, legs: list[Leg]) -> None:
+        """An origin a group's later leg names, told soon after: more finely ("set out from
+        southern Mexico ... had departed from Tapachula") or at all ("she came to Saitama ...
+        she had fled Iwaki")."""
+
+        def fits(leg: Leg, left: str) -> bool:
+            if leg.origins:
+                return left not in leg.origins and all(self.nested(o, left) for o in leg.origins)
+            return bool(leg.destinations) and bool(self._apart([left], leg.destinations))
+
+        for k, leg in enumerate(legs):
+            for later in (legs[j] for j in range(k + 1, len(legs))):  # stops in a few legs
+                if later.frame.sentence - leg.frame.sentence > LATER_WITHIN:
+                    break
+                if (
+                    leg.party is not None
+                    and not leg.origin_from  # as stated, or not at all
+                    and later.party is leg.party
+                    and later.origins
+                    and not later.origin_from
+                    and not (leg.origins and later.destinations)
+                    and fits(leg, later.origins[0])
+                ):
+                    self._from(leg, later.origins[0], "track", later.frame.sentence)
+                    break
 
     def _split(self, leg: Leg, f: Frame) -> list[Leg]:
         """A leg per destination stated with its own preposition ("to A or to B")."""
@@ -156,6 +192,7 @@ class Tracker:
             self._by_head[key] = earlier
             return earlier
         party = Party(len(self.parties), m.group, m.plural, f.sentence)
+        party.first = m.text.lower() in FIRST_PERSON
         self.parties.append(party)
         self._by_head[key] = party
         return party
@@ -165,7 +202,8 @@ class Tracker:
         if m.owner and m.kind == "people":  # "his family", "their children": with them
             return next((p for p in recent if p.plural == (m.owner == "their")), None)
         if m.pronoun:
-            return next((p for p in recent if p.plural == m.plural), None)
+            first = m.text.lower() in FIRST_PERSON  # a speaker's "we" is not "they" told of
+            return next((p for p in recent if p.plural == m.plural and p.first == first), None)
         if m.definite or m.group in QUANTITIES:
             same = next((p for p in recent if p.lemma == m.group), None)
             if same is not None or m.group not in GENERIC_MOVERS:
@@ -242,6 +280,17 @@ class Tracker:
             and not (f.kind == "return" and party.how == "left")  # back to, not from, X
         ):
             self._from(leg, party.place, "track", party.place_sentence)
+        if (
+            not leg.origins
+            and leg.destinations
+            and party is not None
+            and party.place is not None
+            and party.home is not None
+            and f.lemma in CONTINUING
+            and all(self.nested(party.place, d) for d in leg.destinations)
+            and self._apart([party.home], leg.destinations)
+        ):  # "arrived in Armenia from X ... are housed in Goris": from X to Goris
+            self._from(leg, party.home, "track", party.place_sentence)
         scene = self.scene
         if scene is None or leg.origins:
             return

@@ -165,13 +165,11 @@ class Mover:
 class Phrases:
     """The places and movers of one parsed sentence's phrases."""
 
-    def __init__(self, parsed: Parsed, toponyms: dict[int, int], peoples: dict[int, int]) -> None:
+    def __init__(self, parsed: Parsed, toponyms: dict[int, int]) -> None:
         self.p = parsed
         self.doc = parsed.doc
         #: Each token inside a toponym → the toponym's (start, end) in the story
         self.names = self._covered(toponyms)
-        #: Each token of a people's name ("Syrians") → that name's span
-        self.peoples = self._covered(peoples)
 
     def _covered(self, spans: dict[int, int]) -> dict[int, tuple[int, int]]:
         ordered = sorted(spans.items())
@@ -312,23 +310,32 @@ class Phrases:
 
     def _located_in(self, tok: SpacyToken) -> list[End]:
         """The named places inside a phrase: "the town of X", "homes in X", "X camp", "Yemen's
-        capital Sanaa", "neighbouring X"."""
+        capital Sanaa", "neighbouring X", "areas including X", "towns such as X"."""
+        k = tok.i + 1 + (tok.i + 2 < len(tok.doc) and tok.doc[tok.i + 1].text == ",")
+        if tok.lower_ == "capital" and k < len(tok.doc) and k in self.names:
+            return self._end(tok.doc[k])  # "West Darfur capital El Geneina", "the capital, X"
         named: list[End] = []
+        owner: list[End] = []
         out: list[End] = []
         after = [c for c in tok.children if c.dep_ in {"flat", "appos"} and c.i > tok.i
                  and c.i in self.names]  # fmt: skip
         for c in tok.children:
             if after and c.dep_ in {"compound", "amod"} and c.i < tok.i:
                 continue  # "North Darfur capital El Fasher": the capital is El Fasher
-            if c.dep_ in {"compound", "flat", "appos", "nmod:poss", "amod"}:
+            if c.dep_ == "nmod:poss" and c.i in self.names:
+                owner += self._ends(c)  # "Yemen's capital", but "Lawrence's house in X": X
+            elif c.dep_ in {"compound", "flat", "appos", "amod"}:
                 if c.i in self.names and self.names[c.i] != self.names.get(tok.i):
                     named += self._ends(c)  # "two enclaves, A and B"
-            elif c.dep_ == "nmod" and (self._case(c) or "of") in LOCATING_CASES:
+            elif c.dep_ == "nmod" and (
+                (self._case(c) or "of") in LOCATING_CASES
+                or (self._case(c) in {"including", "such as"} and self._place_noun(tok))
+            ):
                 out += self._ends(c)
             elif c.dep_ == "acl":  # "the countryside surrounding X", "areas held by X"
                 out += [e for g in c.children if g.dep_ in {"obj", "obl"} for e in self._ends(g)]
         # "the X province in northwest Y": the phrase's own name, which "in Y" only locates
-        return [e for e in named or out if e.kind != "anaphor"]
+        return [e for e in named or out or owner if e.kind != "anaphor"]
 
     def _vehicular(self, tok: SpacyToken) -> bool:
         """A phrase of vehicles: "buses", "a convoy of 20 buses"."""
@@ -490,9 +497,6 @@ class Phrases:
                  for g in c.children if g.dep_ == "obl"]  # fmt: skip
         if lives:  # "Egyptian nationals living in Libya" are from Libya here
             return [e for g in lives for e in self._ends(g)]
-        if tok.i in self.peoples:  # "Venezuelans", "250,000 Lebanese"
-            a, b = self.peoples[tok.i]
-            out.append(End(a, b, "toponym"))
         for c in [k for t in [tok, *self._conjuncts(tok)] for k in t.children]:
             case = self._case(c)
             if (c.dep_ == "nmod" and case in {"of", "from", "in"}) or (

@@ -26,6 +26,7 @@ __all__ = [
     "COLLECTIVE_NOUNS",
     "CONTAINER_NOUNS",
     "FAILURE_WORDS",
+    "FLOW_NOUNS",
     "MILITARY_NOUNS",
     "MOVEMENT_NOUNS",
     "NON_MOVERS",
@@ -128,7 +129,8 @@ VERBS: dict[str, Sense] = {
     **_senses("arrive land dock disembark emerge converge", _ARRIVE),
     **_senses("reach enter", Sense(place_object="destination")),
     **_senses(
-        "settle shelter camp cram crowd squeeze huddle resettle", Sense(moves="object", at=True)
+        "settle shelter camp cram crowd squeeze huddle resettle house accommodate lodge",
+        Sense(moves="object", at=True),
     ),
     **_senses("seek", Sense(at=True, needs_object=_REFUGE)),
     **_senses("find", Sense(at=True, needs_object=_REFUGE)),
@@ -154,6 +156,9 @@ MOVEMENT_NOUNS: dict[str, Sense] = _senses(
     Sense(kind="noun", for_end=True, at=False),
 )
 MOVEMENT_NOUNS["return"] = Sense(kind="return")
+#: Nouns of a flow, movements only of people: "a flood of refugees into X", not "flood waters".
+FLOW_NOUNS = frozenset(_words("flood wave stream flow outflow surge tide"))
+MOVEMENT_NOUNS.update(dict.fromkeys(FLOW_NOUNS, MOVEMENT_NOUNS["influx"]))
 
 #: Nouns of people: a clause moving one of them moves people.
 PEOPLE_NOUNS = frozenset(
@@ -238,7 +243,8 @@ NON_MOVERS = frozenset(
     wildfire wildfires blaze flames smoke ash lava water waters floodwater floodwaters flood
     floods rain wind winds quake earthquake tsunami wave waves fighting violence war conflict
     clashes shelling front frontline attack attacks offensive disease virus outbreak epidemic
-    crisis money prices talks negotiations it this that which what
+    crisis money prices talks negotiations river rivers mud mudslide landslide debris it this
+    that which what
     """)
 )
 #: Casualties: counted, never moved.

@@ -66,6 +66,13 @@ COUNTRY_POPULATION = 0.001
 #: What "Paris, Texas" gives the Paris in Texas (:meth:`Toponyms._qualifiers`): more than a
 #: city's lead or the focus. LGL dev acc@161 .897 at 0, .898 at 1 to 6.
 QUALIFIER_WEIGHT = 2.0
+
+#: Between a country (or its people's adjective) and a name it places: "the Mozambican town
+#: of Palma", "Mozambique's busy port city of Beira".
+_COUNTRY_OF = re.compile(
+    r"(?:'s|’s)?\s+(?:[a-z-]+\s+){0,2}(?:town|city|village|port|capital|district|province|"
+    r"region|island|camp|municipality|county|state|enclave)\s+of\s+"
+)
 #: What a place in a country the story names by name or by its people ("Costa Rica",
 #: "Venezuelans") gains over its namesakes elsewhere: more than a city of a million's lead
 #: and the focus together ("San Jose" in a story about Costa Rica is San José), unless a
@@ -155,6 +162,8 @@ class Toponyms(Mentions):
 
     #: How much the story's focus counts (:meth:`_focus`), 0..1; 1 until it is known.
     focus_weight = 1.0
+    #: Names the text puts in a country (:meth:`_owned`), by their start; set by ``toponyms``.
+    owned: dict[int, set[tuple[str, str]]]
 
     def toponyms(self) -> tuple[list[Toponym], str | None, tuple[float, float] | None]:
         """Accept or reject each possible mention, then resolve the accepted ones in context."""
@@ -166,6 +175,7 @@ class Toponyms(Mentions):
         if respelled != kept:  # names the story's countries have after all: its context anew
             kept = respelled
             focus, centre, near, national = self._context(kept)
+        self.owned = self._owned(kept)
         within = self._qualifiers(kept)
         self.countries = self._countries(kept)
         stated = self._stated_countries(kept)
@@ -196,7 +206,7 @@ class Toponyms(Mentions):
                     or bool(_inside(c, within.get(start, ())))
                 )
 
-            scored = sorted(_beside_cities(m.candidates), key=score, reverse=True)
+            scored = sorted(_beside_cities(self._in_owner(m)), key=score, reverse=True)
             best = scored[0]
             if not best.primary and best.feature != "country" and self._abbreviated(m):
                 m.end += 1  # "Kan.", "Fla.": the period belongs to the abbreviation (not "Congo.")
@@ -444,9 +454,10 @@ class Toponyms(Mentions):
 
         "Paris, Texas", "Richmond, Ky.", "Lagos, Nigeria", and "X in Y province", "X in
         the Y region" (a word of division marks Y): ``(country, first-level region)``
-        for a region, ``(country, "")`` for a country.
+        for a region, ``(country, "")`` for a country; and the names :meth:`_owned` puts in
+        a country.
         """
-        found: dict[int, set[tuple[str, str]]] = {}
+        found: dict[int, set[tuple[str, str]]] = dict(self.owned)
         starts = {m.start: m for m, _cue in kept}
         for m, _cue in kept:
             gap = re.match(r",\s*|\s+in\s+(?:the\s+)?", self.text[m.end : m.end + 12])
@@ -463,6 +474,56 @@ class Toponyms(Mentions):
             if areas:
                 found[m.start] = areas
         return found
+
+    def _in_owner(self, m: Mention) -> list[Candidate]:
+        """``m``'s candidates in the country the text puts it in ("the Mozambican town of
+        X"): its own, else its other spellings there; none known there, it stays a name that
+        is no movement's end (:attr:`far_only`), never a namesake elsewhere."""
+        owners = sorted(c for c, _ in self.owned.get(m.start, ()))
+        there = [c for c in m.candidates if c.country in owners]
+        if not owners or there:
+            return there or m.candidates
+        if found := self.x.variants(m.key, owners):
+            m.candidates = found
+        else:
+            self.far_only[m.start] = (
+                f"the text puts it in {', '.join(owners)}, where no place of the name is known"
+            )
+        return m.candidates
+
+    def _owned(self, kept: list[tuple[Mention, bool]]) -> dict[int, set[tuple[str, str]]]:
+        """Start of each name the text puts in a country → that country: "the Mozambican
+        town of Palma", "Mozambique's port city of Beira", "Bodo, Cameroon" (a town's name
+        and its country after a comma, not a list of places: only a town there may be it)."""
+        ends = {m.end: m for m, _cue in kept}
+        starts = {m.start: m for m, _cue in kept}
+        found: dict[int, set[tuple[str, str]]] = {}
+        for m, _cue in kept:
+            for owner_end in range(max(0, m.start - 48), m.start):
+                owner = ends.get(owner_end)
+                if owner is None or not _COUNTRY_OF.fullmatch(self.text, owner_end, m.start):
+                    continue
+                countries = {
+                    (c.country, "") for c in owner.candidates
+                    if c.country and (owner.type == "adjective" or c.feature == "country")
+                }  # fmt: skip
+                if countries:
+                    found[m.start] = countries
+            comma = re.match(r"\s?,\s*", self.text[m.end : m.end + 4])
+            after = starts.get(m.end + comma.end()) if comma else None
+            if after is None or any(c.feature == "country" for c in m.candidates):
+                continue
+            listed = re.match(r",?\s*(?:and|or)\b|,\s*\S", self.text[after.end : after.end + 8])
+            named = [c.country for c in after.candidates if c.feature == "country" and c.primary]
+            if len(named) == 1 and named[0] and not (listed and self._listed_after(after, starts)):
+                found[m.start] = {(named[0], "")}
+        by_key = {m.key: found[m.start] for m, _cue in kept if m.start in found}
+        return {m.start: by_key[m.key] for m, _cue in kept if m.key in by_key}  # the story's one X
+
+    def _listed_after(self, m: Mention, starts: dict[int, Mention]) -> bool:
+        """Whether another place follows ``m`` in a list ("Chad, Cameroon and Niger")."""
+        gap = re.match(r",?\s*(?:(?:and|or)\s+)?", self.text[m.end : m.end + 8])
+        return gap is not None and m.end + gap.end() in starts
 
     def _focus(
         self,
@@ -556,8 +617,9 @@ class Toponyms(Mentions):
         """A country's lead over the towns of its name ("Egypt", not Egypt, Texas, in a US
         story about Cairo): :data:`COUNTRY_LEVEL`, unless a first-level region of another
         country has that name too ("Georgia"; the State of Mexico does not cancel Mexico's
-        lead), which only the story's other places tell apart. A city's (its main name):
-        :data:`CITY_LEVEL` at a million people or more, less down to none at
+        lead), which only the story's other places tell apart, when it has
+        :data:`REGION_TOWNS` towns or more (Niger State does not cancel Niger's). A city's
+        (its main name): :data:`CITY_LEVEL` at a million people or more, less down to none at
         10^:data:`CITY_FROM`. A first-level region's own name, with :data:`REGION_TOWNS`
         towns or more and no country of that name: :data:`REGION_LEVEL` ("Florida" the
         state, not Florida, New York). A sea's own name: :data:`COUNTRY_LEVEL` ("Red Sea", not
@@ -573,10 +635,11 @@ class Toponyms(Mentions):
             return REGION_LEVEL if big and all(r.feature != "country" for r in m.candidates) else 0
         if c.feature != "country":
             return 0.0
-        rival = any(
+        rival = any(  # a large one: Niger State (39 towns) leaves the country Niger its lead
             r.kind == "region" and r.feature == "admin1" and r.primary and r.country != c.country
+            and r.population >= REGION_TOWNS
             for r in m.candidates
-        )
+        )  # fmt: skip
         return 0.0 if rival else COUNTRY_LEVEL
 
     def _score(self, c: Candidate, focus: str | None, centre: tuple[float, float] | None) -> float:
