@@ -268,6 +268,12 @@ class _Reader(Phrases):
             c.dep_ == "xcomp" and self._sense(c) is not None for c in tok.children
         ):
             return None  # "continue to flee": the fleeing is the movement
+        if base == "continue" and any(
+            c.dep_ == "obj" and lemma(c.text) != "way" and sense(c.text, noun=True) is None
+            and not self._ends(c)
+            for c in tok.children
+        ):  # fmt: skip
+            return None  # "continued harassment", not "continued their journey to X"
         if s.needs_object and not any(
             lemma(c.text) in s.needs_object
             for c in tok.children
