@@ -329,3 +329,14 @@ def test_newcomers_in_a_place_went_there() -> None:
     assert _legs("The families left Gulu and continued their journey to Kampala.") == {
         ("Gulu", "Kampala")
     }
+
+
+def test_where_people_were_raised_and_whom_they_fled_with() -> None:
+    """Born, raised or grown up in X, people are from X; those who fled "along with the
+    people of X" left X too."""
+    assert _legs("Refugees who grew up in Peshawar are going to Kabul.") == {("Peshawar", "Kabul")}
+    text = (
+        "Boko Haram attacked Rann in northeast Nigeria on Monday. Several have fled to "
+        "Cameroon, along with the majority of the population of Rann."
+    )
+    assert ("Rann", "Cameroon") in _legs(text)

@@ -70,6 +70,8 @@ if TYPE_CHECKING:
     from routes.extract.parse import Parsed
 
 
+#: Prepositions of people who go too: their home is the group's ("along with the people of X").
+COMPANIONS = frozenset(["along with", "together with"])
 #: A decision told as taken: "they decided to move to X" moved (not "plan to", "decide to").
 DECIDED = frozenset(["decided", "chose", "chosen"])
 #: What follows a dateline's place ("Manila: Residents fled"): no subject of the verb.
@@ -299,6 +301,11 @@ class _Reader(Phrases):
             for c in tok.children
         )
         f.mover = self._mover(tok, f)
+        if f.mover is not None and not f.mover.home:  # "fled, along with the people of X"
+            f.mover.home = [e for c in tok.children if c.dep_ == "obl"
+                            and " ".join(k.lower_ for k in c.children
+                                         if k.dep_ in {"case", "fixed"}) in COMPANIONS
+                            for e in self._home(c)]  # fmt: skip
         if (
             f.mover is not None
             and not f.mover.kind

@@ -164,6 +164,10 @@ class Mover:
     others: list[tuple[int, int]] = field(default_factory=list)
 
 
+#: Verbs of where people live: "Egyptians living in Libya", "born and raised in X".
+LIVING = frozenset(
+    ["live", "work", "reside", "base", "stay", "born", "raise", "raised", "grow", "grew", "grown"]
+)
 #: Newcomers: the place such a phrase puts them in ("arrivals in X") is where they went.
 ARRIVALS = frozenset(["arrival", "newcomer", "new arrival"])
 
@@ -502,9 +506,9 @@ class Phrases:
         from X", "evacuees from X"."""
         out: list[End] = []
         lives = [g for c in tok.children if c.dep_ in {"acl", "acl:relcl"}
-                 and lemma(c.text) in {"live", "work", "reside", "base", "stay"}
-                 for g in c.children if g.dep_ == "obl"]  # fmt: skip
-        if lives:  # "Egyptian nationals living in Libya" are from Libya here
+                 for v in [c, *self._conjuncts(c)] if lemma(v.text) in LIVING
+                 for g in v.children if g.dep_ == "obl"]  # fmt: skip
+        if lives:  # "Egyptian nationals living in Libya", "raised in X" are from there
             return [e for g in lives for e in self._ends(g)]
         for c in [k for t in [tok, *self._conjuncts(tok)] for k in t.children]:
             case = self._case(c)
