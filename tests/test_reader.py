@@ -272,7 +272,7 @@ def test_a_decision_told_as_taken_is_a_movement_made() -> None:
 
 
 def test_a_people_s_name_is_no_origin() -> None:
-    """"Egyptians" says who moved, not where from: Egyptians leaving Libya came from Libya,
+    """ "Egyptians" says who moved, not where from: Egyptians leaving Libya came from Libya,
     and "Lebanese fled to Syria" alone says where they went, not whence (issue 34)."""
     legs = _legs(
         "Thousands of migrant workers fled Libya for Tunisia on Monday. More than 2,000 "
@@ -317,3 +317,26 @@ def test_a_continent_is_no_end_to_draw() -> None:
     )
     assert _legs("Thousands of migrants left Edirne to make their way to Europe.") == set()
     assert [m.origins for m in found.movements] == [["geonames:747712"]]
+
+
+def test_newcomers_in_a_place_went_there() -> None:
+    """ "New arrivals in X are fleeing Y": from Y to X; "continued harassment" is no
+    movement, "continued their journey to X" is."""
+    assert _legs("Most new arrivals in Uganda are now fleeing from Central Equatoria.") == {
+        ("Central Equatoria", "Uganda")
+    }
+    assert _legs("Arrivals in Arua report continued harassment from armed men in Yei.") == set()
+    assert _legs("The families left Gulu and continued their journey to Kampala.") == {
+        ("Gulu", "Kampala")
+    }
+
+
+def test_where_people_were_raised_and_whom_they_fled_with() -> None:
+    """Born, raised or grown up in X, people are from X; those who fled "along with the
+    people of X" left X too."""
+    assert _legs("Refugees who grew up in Peshawar are going to Kabul.") == {("Peshawar", "Kabul")}
+    text = (
+        "Boko Haram attacked Rann in northeast Nigeria on Monday. Several have fled to "
+        "Cameroon, along with the majority of the population of Rann."
+    )
+    assert ("Rann", "Cameroon") in _legs(text)

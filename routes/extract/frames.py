@@ -70,6 +70,8 @@ if TYPE_CHECKING:
     from routes.extract.parse import Parsed
 
 
+#: Prepositions of people who go too: their home is the group's ("along with the people of X").
+COMPANIONS = frozenset(["along with", "together with"])
 #: A decision told as taken: "they decided to move to X" moved (not "plan to", "decide to").
 DECIDED = frozenset(["decided", "chose", "chosen"])
 #: What follows a dateline's place ("Manila: Residents fled"): no subject of the verb.
@@ -268,6 +270,12 @@ class _Reader(Phrases):
             c.dep_ == "xcomp" and self._sense(c) is not None for c in tok.children
         ):
             return None  # "continue to flee": the fleeing is the movement
+        if base == "continue" and any(
+            c.dep_ == "obj" and lemma(c.text) != "way" and sense(c.text, noun=True) is None
+            and not self._ends(c)
+            for c in tok.children
+        ):  # fmt: skip
+            return None  # "continued harassment", not "continued their journey to X"
         if s.needs_object and not any(
             lemma(c.text) in s.needs_object
             for c in tok.children
@@ -293,6 +301,11 @@ class _Reader(Phrases):
             for c in tok.children
         )
         f.mover = self._mover(tok, f)
+        if f.mover is not None and not f.mover.home:  # "fled, along with the people of X"
+            f.mover.home = [e for c in tok.children if c.dep_ == "obl"
+                            and " ".join(k.lower_ for k in c.children
+                                         if k.dep_ in {"case", "fixed"}) in COMPANIONS
+                            for e in self._home(c)]  # fmt: skip
         if (
             f.mover is not None
             and not f.mover.kind

@@ -304,7 +304,11 @@ class Tracker:
         leg.origins, leg.origin_from, leg.origin_sentence = [place], how, sentence
 
     def _arrival(self, leg: Leg, party: Party | None) -> None:
-        """ "Many have arrived from X" in a story of the group reaching Y: at Y."""
+        """ "Many have arrived from X" in a story of the group reaching Y: at Y; "new
+        arrivals in Y are fleeing X": to Y."""
+        now = self._refs(leg.frame.mover.now, leg.frame) if leg.frame.mover is not None else []
+        if leg.origins and not leg.destinations and self._apart(leg.origins, now):
+            leg.destinations = now
         if (
             leg.origins
             and not leg.destinations

@@ -148,6 +148,8 @@ class Mover:
     count: tuple[int, int] | None = None
     #: Places the phrase says the people are from ("residents of X", "X residents")
     home: list[End] = field(default_factory=list)
+    #: Where a phrase of newcomers says they are ("new arrivals in Uganda"): where they went
+    now: list[End] = field(default_factory=list)
     #: Vehicles the phrase says carry people ("buses carrying evacuees")
     carried: bool = False
     #: Vehicles the phrase says carry aid ("aid trucks", "a convoy carrying food")
@@ -160,6 +162,14 @@ class Mover:
     owner: str = ""
     #: Where the counts of the phrase's other parts are ("and more than 40 wounded")
     others: list[tuple[int, int]] = field(default_factory=list)
+
+
+#: Verbs of where people live: "Egyptians living in Libya", "born and raised in X".
+LIVING = frozenset(
+    ["live", "work", "reside", "base", "stay", "born", "raise", "raised", "grow", "grew", "grown"]
+)
+#: Newcomers: the place such a phrase puts them in ("arrivals in X") is where they went.
+ARRIVALS = frozenset(["arrival", "newcomer", "new arrival"])
 
 
 class Phrases:
@@ -397,6 +407,9 @@ class Phrases:
         mover.others = [n for c in self._conjuncts(tok) if (n := self._count(c)) is not None]
         mover.group = singular(low) if not pronoun else low
         mover.home = self._home(tok)
+        if base in ARRIVALS:  # "new arrivals in Uganda are fleeing X": X to Uganda
+            mover.now = [e for c in tok.children if c.dep_ == "nmod" and self._case(c) == "in"
+                         for e in self._ends(c)]  # fmt: skip
         mover.owner = next(
             (c.lower_ for c in tok.children
              if c.dep_ == "nmod:poss" and c.lower_ in {"his", "her", "their"}),
@@ -493,9 +506,9 @@ class Phrases:
         from X", "evacuees from X"."""
         out: list[End] = []
         lives = [g for c in tok.children if c.dep_ in {"acl", "acl:relcl"}
-                 and lemma(c.text) in {"live", "work", "reside", "base", "stay"}
-                 for g in c.children if g.dep_ == "obl"]  # fmt: skip
-        if lives:  # "Egyptian nationals living in Libya" are from Libya here
+                 for v in [c, *self._conjuncts(c)] if lemma(v.text) in LIVING
+                 for g in v.children if g.dep_ == "obl"]  # fmt: skip
+        if lives:  # "Egyptian nationals living in Libya", "raised in X" are from there
             return [e for g in lives for e in self._ends(g)]
         for c in [k for t in [tok, *self._conjuncts(tok)] for k in t.children]:
             case = self._case(c)
