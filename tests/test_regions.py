@@ -156,6 +156,8 @@ def test_demonyms_come_from_countryinfo() -> None:
     found = regions.demonyms()
     assert found["russian"] == "RU" and found["nigerian"] == "NG"
     assert found["indian"] == "IN"  # not the British Indian Ocean Territory (IO)
+    # one countryinfo string holds two: "Bosnian,Herzegovinian"
+    assert found["bosnian"] == found["herzegovinian"] == "BA"
 
 
 @pytest.mark.parametrize(("name", "country"), [("Xinjiang", "CN"), ("Zhejiang", "CN")])

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -247,13 +248,16 @@ def demonym_countries(among: Iterable[str], every: Iterable[Area] | None = None)
     pops: dict[str, int] = {}
     for record in countryinfo.all_countries():
         iso = (record.iso() or {}).get("alpha2")
-        word = normalize(record.demonym() or "")
         area = areas.get(iso or "")
-        if not iso or not word or area is None or iso not in keep or word in names:
+        if not iso or area is None or iso not in keep:
             continue
-        for form in (word, word + "s"):
-            if area.population > pops.get(form, -1):
-                found[form], pops[form] = iso, area.population
+        # one string may hold several ("Bosnian,Herzegovinian", "Serbian/Montenegrin")
+        for word in {normalize(w) for w in re.split(r"[,/]", record.demonym() or "")}:
+            if not word or word in names:
+                continue
+            for form in (word, word + "s"):
+                if area.population > pops.get(form, -1):
+                    found[form], pops[form] = iso, area.population
     return found
 
 
