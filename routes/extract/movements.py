@@ -71,8 +71,8 @@ ORIGIN_NOTES = {
 }
 #: Words that make a figure a total of everyone, not one movement's count.
 TOTAL = re.compile(r"\b(?:in all|in total|a total of|altogether|overall|so far|to date)\b", re.I)
-#: What an anaphor of place may stand for, by its word: the features it accepts.
 _TOWN = "populated place"  # a GeoNames town's feature
+#: What an anaphor of place may stand for, by its word: the features it accepts.
 _ANAPHORS = {
     "city": {"city", _TOWN, "curated"}, "town": {"city", _TOWN, "curated"},
     "village": {"city", _TOWN, "curated"}, "country": {"country"},

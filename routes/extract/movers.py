@@ -55,8 +55,7 @@ CONTINUING = frozenset(
     arrive reach enter continue head go proceed travel move cross make walk trek march
     board fly sail drive ride land dock disembark transfer pour stream flood straggle trudge
     limp flock settle shelter camp cram crowd squeeze huddle house accommodate lodge seek find
-    bring take
-    transport bus ship airlift ferry truck relocate loop
+    bring take transport bus ship airlift ferry truck relocate loop
     """)
 )
 

@@ -165,11 +165,9 @@ class Mover:
 
 
 #: Verbs of where people live: "Egyptians living in Libya", "born and raised in X".
-LIVING = frozenset(
-    ["live", "work", "reside", "base", "stay", "born", "raise", "raised", "grow", "grew", "grown"]
-)
+LIVING = frozenset(["live", "work", "reside", "base", "stay", "bear", "raise", "grow"])
 #: Newcomers: the place such a phrase puts them in ("arrivals in X") is where they went.
-ARRIVALS = frozenset(["arrival", "newcomer", "new arrival"])
+ARRIVALS = frozenset(["arrival", "newcomer"])
 
 
 class Phrases:
@@ -506,7 +504,7 @@ class Phrases:
         from X", "evacuees from X"."""
         out: list[End] = []
         lives = [g for c in tok.children if c.dep_ in {"acl", "acl:relcl"}
-                 for v in [c, *self._conjuncts(c)] if lemma(v.text) in LIVING
+                 for v in [c, *self._conjuncts(c)] if lemma(v.text, LIVING) in LIVING
                  for g in v.children if g.dep_ == "obl"]  # fmt: skip
         if lives:  # "Egyptian nationals living in Libya", "raised in X" are from there
             return [e for g in lives for e in self._ends(g)]

@@ -11,6 +11,7 @@ after it is where people went ("arrived in", "sought refuge in") and whether "fo
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass
 
 
@@ -336,6 +337,9 @@ _IRREGULAR = {
     "stranded": "strand",
     "trapped": "trap",
     "trucked": "truck",
+    "born": "bear",
+    "grew": "grow",
+    "grown": "grow",
 }
 
 
@@ -349,7 +353,7 @@ def singular(word: str) -> str:
     return w
 
 
-def lemma(word: str, table: dict[str, Sense] | None = None) -> str:
+def lemma(word: str, table: Container[str] | None = None) -> str:
     """The dictionary form of an English verb or noun of the tables ("fled" → "flee"),
     or the word itself, lowercased; with ``table``, the form that table has."""
     w = word.lower()

@@ -513,16 +513,15 @@ class Toponyms(Mentions):
             after = starts.get(m.end + comma.end()) if comma else None
             if after is None or any(c.feature == "country" for c in m.candidates):
                 continue
-            listed = re.match(r",?\s*(?:and|or)\b|,\s*\S", self.text[after.end : after.end + 8])
             named = [c.country for c in after.candidates if c.feature == "country" and c.primary]
-            if len(named) == 1 and named[0] and not (listed and self._listed_after(after, starts)):
+            if len(named) == 1 and named[0] and not self._listed_after(after, starts):
                 found[m.start] = {(named[0], "")}
         by_key = {m.key: found[m.start] for m, _cue in kept if m.start in found}
         return {m.start: by_key[m.key] for m, _cue in kept if m.key in by_key}  # the story's one X
 
     def _listed_after(self, m: Mention, starts: dict[int, Mention]) -> bool:
         """Whether another place follows ``m`` in a list ("Chad, Cameroon and Niger")."""
-        gap = re.match(r",?\s*(?:(?:and|or)\s+)?", self.text[m.end : m.end + 8])
+        gap = re.match(r",\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", self.text[m.end : m.end + 8])
         return gap is not None and m.end + gap.end() in starts
 
     def _focus(
