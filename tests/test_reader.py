@@ -74,6 +74,43 @@ def test_vehicles_sent_in_to_fetch_people_move_them_out_of_where_they_went() -> 
     assert legs == {("Daraya", "Idlib")}
 
 
+def test_a_place_on_a_span_of_time_is_where_the_verb_went() -> None:
+    assert _legs("Thousands fled Jasper overnight. Many sought refuge for the night in Hinton.") == {
+        ("Jasper", "Hinton")
+    }
+
+
+def test_where_fighting_drove_people_out_is_their_origin() -> None:
+    text = "Some 5,000 Sudanese fled to Chad after fighting in Nyala."
+    assert _legs(text) == {("Nyala", "Chad")}
+    assert _legs("Heavy shelling in Kherson drove hundreds of families to Odesa.") == {
+        ("Kherson", "Odesa")
+    }
+    assert _legs("Some 5,000 people fled to Chad after fighting in Chad.") == set()
+
+
+def test_a_return_with_no_origin_comes_back_from_where_people_were_told_going() -> None:
+    text = (
+        "About 9,000 refugees streamed into Uganda in May. "
+        "Last week 2,000 refugees walked back into South Sudan."
+    )
+    assert ("Uganda", "South Sudan") in _legs(text)
+    notes = [n for m in _movements(text) for n in m.notes]
+    assert "origin: where the story last told people reaching, for a return (sentence 1)" in notes
+
+
+def test_money_sent_back_is_no_return() -> None:
+    text = "Thousands crossed into Poland. He hopes to send money back to Ukraine."
+    assert ("Poland", "Ukraine") not in _legs(text)
+
+
+def test_a_list_end_is_drafted_to_a_place_the_gazetteer_has() -> None:
+    text = "Residents left Thatta on foot, heading for Quzzwala and Karachi."
+    assert _legs(text) == {("Thatta", "Karachi")}
+    (move,) = _movements(text)
+    assert move.destinations == ["geonames:1174872"]  # Karachi drafted; Quzzwala kept as "also"
+
+
 # --- status ----------------------------------------------------------------------------------
 
 

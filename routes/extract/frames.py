@@ -44,6 +44,7 @@ from routes.extract.phrases import (
     ORIGIN_CASES,
     PATH_CASES,
     RELATIVES,
+    TIMES,
     VERBAL,
     End,
     Mover,
@@ -53,6 +54,7 @@ from routes.extract.phrases import (
 from routes.extract.senses import (
     ASPECT_WORDS,
     BORDER_NOUNS,
+    CAUSES,
     FAILURE_WORDS,
     FLOW_NOUNS,
     PERCEPTION_WORDS,
@@ -110,6 +112,8 @@ class Frame:
     #: The phrase of what carried them ("with a convoy of 20 buses"): its figures are this
     #: movement's vehicles
     means: tuple[int, int] | None = None
+    #: Where what drove them out happened ("after fighting in X"), for an origin it leaves out
+    causes: list[End] = field(default_factory=list)
 
     @property
     def kind(self) -> str:
@@ -266,6 +270,9 @@ class _Reader(Phrases):
             c.dep_ == "obj" and lemma(c.text) in REFUGE_NOUNS for c in tok.children
         ):
             base, s = "seek", VERBS["seek"]  # "took refuge in X": went to X
+        back = [c.dep_ for c in tok.children if c.lower_ == "back" or c.dep_ == "obj"]
+        if s.kind == "move" and back and "obj" not in back:  # not "sent money back to X"
+            s = dataclasses.replace(s, kind="return")  # "crossed back into X": a return
         if base in ASPECT_WORDS and any(
             c.dep_ == "xcomp" and self._sense(c) is not None for c in tok.children
         ):
@@ -316,6 +323,8 @@ class _Reader(Phrases):
         if base in FLOW_NOUNS and (f.mover is None or f.mover.kind != "people"):
             return None  # "flood waters poured into X"
         f.status = self._status(tok)
+        if s.kind == "move" and f.destinations and not f.origins:
+            f.causes = self._causes(f)
         f.year = next(
             (int(c.text) for c in tok.children
              if c.dep_ in {"obl", "obl:tmod", "nmod"} and c.text.isdigit() and len(c.text) == 4
@@ -325,6 +334,23 @@ class _Reader(Phrases):
         if not (f.origins or f.destinations or f.via or f.located or f.means) and f.mover is None:
             return None  # (one with vehicles of its own is a movement told again)
         return f
+
+    def _causes(self, f: Frame) -> list[End]:
+        """Where the sentence says what drove people out happened: "fled to Y following
+        fighting in X", "a spike of violence in X forced thousands to Y", "X violence"."""
+        ends = {e.start for e in f.destinations}
+        for c in self.doc:
+            if not listed(c.text, CAUSES) or c.tag_ not in {"NN", "NNS", "VBG"}:
+                continue
+            roots = [c, c.head] if c.dep_ in {"nmod", "acl"} and c.head.tag_ == "NN" else [c]
+            for d in (d for r in roots for d in r.subtree):  # "a spike of violence in X"
+                local = self._case(d) in AT_CASES | {"across", "throughout"}
+                if (d.dep_ in {"nmod", "obl"} and local) or (d.dep_ == "compound" and d.head == c):
+                    found = [e for e in self._ends(d) or self._located_in(d)
+                             if e.kind != "anaphor" and e.start not in ends]  # fmt: skip
+                    if found:
+                        return found[:1]
+        return []
 
     def _sense(self, tok: SpacyToken) -> tuple[str, Sense] | None:
         """A verb of movement (by its tag, or by verbs' dependents where the tagger slipped:
@@ -431,7 +457,9 @@ class _Reader(Phrases):
             if g.dep_ != "nmod":
                 continue
             case = self._case(g)
-            if case in LOCATING_CASES and depth > 1:
+            if case in AT_CASES and c.lower_ in TIMES | CALENDAR:  # "sought refuge for the night in X"
+                self._place_role(f, s, case, g)
+            elif case in LOCATING_CASES and depth > 1:
                 self._raise_from(f, s, g, vehicle, depth - 1)
             elif case is not None and case not in LOCATING_CASES and (case != "for" or vehicle):
                 self._place_role(f, s, case, g)

@@ -68,7 +68,11 @@ ORIGIN_NOTES = {
     "scene": "the place the story tells people leaving",
     "previous": "where the previous leg ended",
     "home": "where the story says the people are from",
+    "refuge": "where the story last told people reaching, for a return",
+    "cause": "where its sentence says what drove people out happened",
 }
+#: The ref of a name no gazetteer has: this and its normalised name.
+UNRESOLVED = "unresolved:"
 #: Words that make a figure a total of everyone, not one movement's count.
 TOTAL = re.compile(r"\b(?:in all|in total|a total of|altogether|overall|so far|to date)\b", re.I)
 _TOWN = "populated place"  # a GeoNames town's feature
@@ -229,7 +233,7 @@ class Movements(Document):
         return not any(r.start <= end.start < r.end for r in self.rejected)
 
     def _unresolved_ref(self, name: str, start: int, end: int, sentence: int) -> str:
-        ref = f"unresolved:{normalize(name)}"
+        ref = f"{UNRESOLVED}{normalize(name)}"
         self._unresolved.setdefault(ref, Unresolved(ref, name, start, end, sentence + 1))
         return ref
 
@@ -336,9 +340,10 @@ class Movements(Document):
 
     def _draft(self, leg: Leg, figures: list[FigureMention]) -> MovementDraft:
         f = leg.frame
-        # a list of places for an end is one movement, drafted to its first leg
-        move = MovementDraft(leg.origins[:1], leg.destinations[:1], [f.sentence + 1], leg.via)
-        pairs = [(o, d) for o in leg.origins for d in leg.destinations]
+        # a list of places for an end is one movement, drafted to its first placed leg
+        origins, destinations = _placed_first(leg.origins), _placed_first(leg.destinations)
+        move = MovementDraft(origins[:1], destinations[:1], [f.sentence + 1], leg.via)
+        pairs = [(o, d) for o in origins for d in destinations]
         move.also = pairs[1:]
         if not leg.destinations:
             move.origins = leg.origins
@@ -473,6 +478,11 @@ def _join(moves: list[MovementDraft], places: dict[str, Candidate]) -> list[Move
         else:
             remaining.append(m)
     return [*legs, *remaining]
+
+
+def _placed_first(refs: list[str]) -> list[str]:
+    """Places with a point before names no gazetteer has ("for Makli and Karachi")."""
+    return sorted(refs, key=lambda r: r.startswith(UNRESOLVED))
 
 
 def _within(spans: list[tuple[int, int]], parsed: Parsed) -> dict[int, int]:

@@ -97,6 +97,8 @@ class Leg:
     origin_sentence: int = -1
 
 
+#: How many sentences back a return with no origin of its own looks for where people went.
+REFUGE_WITHIN = 12
 #: How many sentences on a group's origin may still be told (:meth:`Tracker._told_later`).
 LATER_WITHIN = 2
 
@@ -116,6 +118,8 @@ class Tracker:
         self.parties: list[Party] = []
         self._by_head: dict[tuple[int, int], Party] = {}
         self._scenes: list[tuple[str, int]] = []  # every place told left, and its sentence
+        #: every place told reached, its sentence, and whether told in the first person
+        self._refuges: list[tuple[str, int, bool]] = []
         self._last_end: tuple[str, int] | None = None  # where the last leg ended, and when
 
     @property
@@ -290,6 +294,18 @@ class Tracker:
             and self._apart([party.home], leg.destinations)
         ):  # "arrived in Armenia from X ... are housed in Goris": from X to Goris
             self._from(leg, party.home, "track", party.place_sentence)
+        if not leg.origins and leg.destinations and f.kind == "return" and party is not None:
+            refuge = next(
+                (r for r in reversed(self._refuges)
+                 if f.sentence - r[1] <= REFUGE_WITHIN and r[2] == party.first
+                 and self._apart([r[0]], leg.destinations)),
+                None,
+            )
+            if refuge is not None:  # "fled to Y ... crossed back into X": from Y
+                self._from(leg, refuge[0], "refuge", refuge[1])
+        causes = self._refs(f.causes, f)
+        if not leg.origins and causes and self._apart(causes, leg.destinations):
+            self._from(leg, causes[0], "cause", f.sentence)  # "fled to Y after fighting in X"
         scene = self.scene
         if scene is None or leg.origins:
             return
@@ -325,6 +341,9 @@ class Tracker:
         crossed = leg.via[-1:] if f.sense.place_object == "via" else []  # "crossed at Medyka"
         if f.status == "made" and (crossed or leg.destinations):
             self._last_end = ((crossed or leg.destinations)[0], f.sentence)
+            if f.kind != "return":
+                first = leg.party is not None and leg.party.first
+                self._refuges.append(((leg.destinations or crossed)[0], f.sentence, first))
         if (
             leg.origins
             and leg.origin_from != "scene"

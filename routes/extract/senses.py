@@ -24,6 +24,7 @@ __all__ = [
     "AID_NOUNS",
     "ASPECT_WORDS",
     "CASUALTY_NOUNS",
+    "CAUSES",
     "COLLECTIVE_NOUNS",
     "CONTAINER_NOUNS",
     "FAILURE_WORDS",
@@ -246,6 +247,15 @@ NON_MOVERS = frozenset(
     clashes shelling front frontline attack attacks offensive disease virus outbreak epidemic
     crisis money prices talks negotiations river rivers mud mudslide landslide debris it this
     that which what
+    """)
+)
+#: What drives people out, and where it happens is where they left: "fled to Y after fighting
+#: in X", "violence in X forced thousands into Y".
+CAUSES = frozenset(
+    _words("""
+    fighting violence war conflict clash clashes shelling attack offensive strike airstrike
+    bombing bombardment insecurity unrest crackdown repression persecution massacre killings
+    fire wildfire blaze flood flooding eruption storm hurricane cyclone earthquake drought
     """)
 )
 #: Casualties: counted, never moved.
