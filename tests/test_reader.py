@@ -75,9 +75,8 @@ def test_vehicles_sent_in_to_fetch_people_move_them_out_of_where_they_went() -> 
 
 
 def test_a_place_on_a_span_of_time_is_where_the_verb_went() -> None:
-    assert _legs("Thousands fled Jasper overnight. Many sought refuge for the night in Hinton.") == {
-        ("Jasper", "Hinton")
-    }
+    text = "Thousands fled Jasper overnight. Many sought refuge for the night in Hinton."
+    assert _legs(text) == {("Jasper", "Hinton")}
 
 
 def test_where_fighting_drove_people_out_is_their_origin() -> None:

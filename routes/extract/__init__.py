@@ -1,28 +1,28 @@
 """Draft a scenario from a story's text: place mentions, movements, figures and their sources.
 
-Rules over a gazetteer, no statistical model (docs/extraction.md says why):
+The stages a story flows through, one module each (``docs/extraction.md`` says how each works
+and what it can't read yet):
 
-1. **Toponyms.** Runs of capitalised (or Arabic-script) words are looked up, whole,
-   in the curated places (the bundled scenarios and gazetteer), GeoNames country
-   records and the GeoNames ``cities500`` name index that :mod:`routes.places`
-   keeps in SQLite. A run that is more than a place name ("Chatham House",
-   "Aleppo University", "Marianne Gasser") is not a place; demonyms ("Syrian") are
-   adjectives; a name followed by "said" or shared with a person named in the
-   story is a person. Weak GeoNames matches need a locative cue ("in", "to",
-   "province of") or to lie in the story's focus region.
-2. **Resolution.** The focus region (the country most mentioned, and the middle of
-   its mentions) breaks ties between same-named places; "eastern Aleppo" resolves
-   to the curated sub-area.
-3. **Movements.** Sentences with a movement word ("evacuated", "taken to",
-   "fled") give origins ("from", "out of", "evacuation of") and destinations
-   ("to", "into"); an origin a sentence leaves out is the story's main origin,
-   and a destination nobody states stays unstated.
-4. **Figures.** Counts of people, wounded, buses, ambulances, killed and injured,
-   with the words they came from and whom the story attributes them to.
-
-:func:`draft_scenario` returns a :class:`routes.scenario.Scenario` that passed
-:func:`routes.scenario.validate` (write it with :func:`routes.scenario.dump`);
-:func:`explain` shows every proposal in the sentence it came from.
+1. **Sentences** (:mod:`~routes.extract.text`) and **toponyms**
+   (:mod:`~routes.extract.mentions`, :mod:`~routes.extract.toponyms`): runs of capitalised
+   words looked up in the curated places, GeoNames, Natural Earth and the other sources of
+   :mod:`routes.places`; the story's own countries, a locator after a comma and a "province"
+   word choose among namesakes; organisations, people and common words are rejected.
+2. **Parse** (:mod:`~routes.extract.parse`): the sentences that can hold a movement, through
+   the project's own dependency parser (``scripts/train_parser.py``).
+3. **Frames** (:mod:`~routes.extract.frames`, :mod:`~routes.extract.senses`,
+   :mod:`~routes.extract.phrases`): each verb or noun of movement with the roles it takes from
+   its own dependents (who moves, origin, destination, path) and its status (made, planned,
+   not made).
+4. **Movers across sentences** (:mod:`~routes.extract.movers`): each mover linked to its
+   earlier mention; an end a sentence leaves out comes from that group's track, the place the
+   story tells people leaving, or where its sentence says what drove them out, and the draft
+   names the sentence it came from.
+5. **Figures** (:mod:`~routes.extract.figures`) belong to the movement they are stated for;
+   killed and injured are incidents (:mod:`~routes.extract.incidents`), never people moved.
+6. **Draft** (:mod:`~routes.extract.draft`): :func:`draft_scenario` returns a
+   :class:`routes.scenario.Scenario` that passed :func:`routes.scenario.validate`;
+   :func:`explain` shows every proposal in the sentence it came from.
 """
 
 from __future__ import annotations

@@ -457,8 +457,8 @@ class _Reader(Phrases):
             if g.dep_ != "nmod":
                 continue
             case = self._case(g)
-            if case in AT_CASES and c.lower_ in TIMES | CALENDAR:  # "sought refuge for the night in X"
-                self._place_role(f, s, case, g)
+            if case in AT_CASES and c.lower_ in TIMES | CALENDAR:
+                self._place_role(f, s, case, g)  # "sought refuge for the night in X"
             elif case in LOCATING_CASES and depth > 1:
                 self._raise_from(f, s, g, vehicle, depth - 1)
             elif case is not None and case not in LOCATING_CASES and (case != "for" or vehicle):

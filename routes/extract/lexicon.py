@@ -11,40 +11,30 @@ if TYPE_CHECKING:
 __all__ = [
     "ABBREVIATED_NAME",
     "ABBREVIATIONS",
-    "ARRIVE_VERBS",
     "ARTICLES",
     "ATTACK_WORDS",
     "CASUALTY_VERBS",
     "CASUALTY_WORDS",
     "CONVOY_WORDS",
     "DEMONYMS",
-    "DEST_VERBS",
     "DIRECTIONS",
     "ENGLISH_ARTICLES",
-    "EVACUATION_NOUNS",
-    "FOR_DEST_VERBS",
     "FUTURE",
     "GENERIC_WORDS",
-    "GROUP_NOUNS",
     "KIND_NOUNS",
     "LOCATION_NOUNS",
     "LOCATIVE",
     "MONTHS",
-    "MOVE_PREFIXES",
-    "MOVE_WORDS",
     "MULTIPLIERS",
     "NAMED_HEADS",
     "NAME_JOINERS",
     "NAME_PREFIXES",
     "ORG_HEADS",
-    "ORIGIN_VERBS",
     "PARTY_LETTERS",
-    "PEOPLE_NOUNS",
     "PERSON_TITLES",
     "PLACE_HEADS",
     "PRONOUNS",
     "QUALIFIERS",
-    "RESIDENTS",
     "ROLE_NOUNS",
     "SMALL_NUMBERS",
     "SPEECH_VERBS",
@@ -258,51 +248,6 @@ PERSON_TITLES = (
     )
 )
 
-# Movements
-MOVE_PREFIXES = (
-    "evacuat",
-    "displac",
-    "transferr",
-    "relocat",
-    "deport",
-    "expel",
-    "escap",
-    "transport",
-    "arriv",
-    "return",
-    "bused",
-    "bussed",
-    "busing",
-    "bussing",
-)
-MOVE_WORDS = frozenset(
-    _words(
-        """
-        fled flee flees fleeing brought taken take takes took taking moved move moves moving
-        left leave leaves leaving carried carry carrying reached reach reaching headed heading
-        went go goes going gone crossed cross sent driven convoy convoys exodus transfer
-        transfers
-        """
-    )
-)
-EVACUATION_NOUNS = frozenset(["evacuation", "evacuations", "exodus", "departure", "departures"])
-ORIGIN_VERBS = frozenset(
-    _words(
-        """
-        fled flee flees fleeing left leave leaves leaving escaped evacuated abandoned depart
-        departs departed departing
-        """
-    )
-)
-DEST_VERBS = frozenset(["reached", "reach", "reaching", "entered", "enter", "entering"])
-ARRIVE_VERBS = frozenset(
-    _words(
-        """
-    arrived arrive arrives arriving settled sheltering resettled
-    """
-    )
-)
-FOR_DEST_VERBS = frozenset(["bound", "headed", "heading", "left", "leave", "leaving", "departed"])
 #: Generic location nouns that "in"/"of" pass through ("area in the province of Idlib").
 LOCATION_NOUNS = frozenset(
     _words(
@@ -313,35 +258,6 @@ LOCATION_NOUNS = frozenset(
         centre center heart zone zones pocket
         """
     )
-)
-RESIDENTS = frozenset(
-    _words(
-        """
-    residents inhabitants people civilians families population
-    """
-    )
-)
-GROUP_NOUNS = frozenset(
-    _words(
-        """
-        cities towns villages enclaves areas places districts neighbourhoods neighborhoods camps
-        """
-    )
-)
-PEOPLE_NOUNS = (
-    "civilians",
-    "rebels",
-    "fighters",
-    "families",
-    "residents",
-    "evacuees",
-    "refugees",
-    "children",
-    "women",
-    "patients",
-    "wounded",
-    "injured",
-    "people",
 )
 
 # Figures
@@ -477,189 +393,9 @@ NAME_PREFIXES = {"St": "saint", "Sto": "santo", "Sta": "santa", "Mt": "mount", "
 ABBREVIATED_NAME = re.compile(r"(?<![\w.])(?:[A-Z]\.\s?[A-Z][a-z]?\.?|[A-Z][a-z]{1,5}\.)(?![a-z])")
 
 
-# --- The movement grammar (routes.extract.grammar) -------------------------------------------
+# --- Places and people ------------------------------------------------------------------------
 
-#: Who can be moved: nouns of people, collectives and figures' heads ("thousands fled").
-MOVER_NOUNS = frozenset(
-    _words(
-        """
-        people persons person civilians residents resident inhabitants families family
-        refugees refugee evacuees evacuee migrants migrant displaced idps villagers tourists
-        students children women men elderly patients wounded injured survivors victims fighters
-        rebels passengers pilgrims population crowd crowds caravan thousands hundreds dozens tens
-        millions many asylum seekers citizens nationals foreigners relatives mother father wife
-        husband daughter daughters son sons sister brother nephews nieces household households
-        others rest majority most
-        """
-    )
-)
 #: Nouns of the people of a place: "residents of X" says X is a place.
 DWELLER_NOUNS = frozenset(
     _words("residents resident inhabitants inhabitant population villagers evacuation")
 )
-#: Nouns of people that say where they live: "residents of X", "families in X".
-RESIDENT_NOUNS = frozenset(
-    _words(
-        """
-        people civilians residents inhabitants families population villagers natives citizens
-        refugees evacuees migrants rebels fighters students children women resident inhabitant
-        villager native citizen
-        """
-    )
-)
-#: Nouns after which "in X" is part of the phrase ("their homes in X", "a shelter in X").
-IN_PHRASE_NOUNS = frozenset(
-    _words(
-        """
-        homes home houses house farms farm shelters shelter rule fighting violence conflict war
-        clashes stronghold strongholds territory centres centers hospitals schools buildings
-        hostels hotels facilities supermarkets markets and parts
-        """
-    )
-)
-#: Words that may open the phrase after "to" ("to the camp", "to nearby Iligan"): a verb
-#: there makes "to" an infinitive ("to provide corridors in X"), not a destination.
-TO_PHRASE_WORDS = frozenset(
-    _words(
-        """
-        the a an their his her its our my your this that these those another other nearby
-        neighbouring neighboring safer safe makeshift temporary emergency host relatives
-        cyclone supply refugee evacuation transit reception besieged opposition government
-        rebel
-        """
-    )
-)
-#: Subject pronouns that stand for people who move ("they fled", "he left Martuni").
-MOVER_PRONOUNS = frozenset(["he", "she", "they", "we", "i"])
-#: Vehicles: a clause whose subject is one moves people only if it says it carries them.
-VEHICLE_NOUNS = frozenset(
-    _words(
-        """
-        bus buses busses coach coaches minibus minibuses truck trucks lorry lorries convoy convoys
-        ambulance ambulances
-        """
-    )
-)
-#: What an aid convoy carries: its clause moves no one.
-AID_NOUNS = frozenset(
-    _words(
-        """
-        aid assistance supplies food medicine medicines relief delivery deliveries cargo goods
-        shipment shipments
-        """
-    )
-)
-#: Words before a noun that say a vehicle carries it ("buses carrying residents").
-CARRY_WORDS = frozenset(
-    _words(
-        """
-        carrying carried carry carries with packed full loaded transporting bringing taking ferrying
-        """
-    )
-)
-#: Verbs whose object is moved ("to transport rebels", "evacuate civilians", "bused residents").
-MOVE_OBJECT_VERBS = frozenset(
-    _words(
-        """
-        transport transported transporting carry carrying carried take taking took taken bring
-        bringing brought evacuate evacuated evacuating evacuates move moved moving relocate
-        relocated relocating relocates ferry ferried ferrying bus bused bussed busing bussing
-        escort escorted escorting deport deported transfer transferred transferring
-        """
-    )
-)
-#: Verbs of purpose that make vehicles go in empty ("sent to Sumy to evacuate civilians").
-FETCH_VERBS = frozenset(
-    _words("evacuate fetch collect pick rescue retrieve bring extract ferry transport")
-)
-#: Verbs of vehicles sent toward the people they are to fetch.
-SEND_VERBS = frozenset(
-    _words("sent send sends sending dispatched dispatch deployed headed heading route way")
-)
-#: Nouns of movement that imply people moved (the corridor, the evacuation, the exodus).
-MOVEMENT_NOUNS = frozenset(
-    _words(
-        """
-        corridor corridors evacuation evacuations exodus influx flight displacement passage move
-        """
-    )
-)
-#: Verbs and nouns that start a movement clause (with :data:`MOVE_WORDS` and the prefixes).
-MOTION_WORDS = frozenset(
-    _words(
-        """
-        arrived arrive arrives arriving reached reach reaches reaching entered enter enters entering
-        crossed cross crosses crossing fled flee flees fleeing escaped escape escapes escaping
-        headed heading head heads travelled traveled travelling traveling travel trekked trekking
-        walked walking marched marching streaming streamed poured pouring straggled limped
-        trudging trudged departed depart departing relocated relocating moved moving
-        sought seeking seek refuge sanctuary housed sheltered settled resettled continue continued
-        continuing corridor corridors evacuation evacuations exodus influx move come comes came
-        coming board boarded boarding way flown flew fly flying airlifted airlift landed
-        landing sailed shipped forced expelled expel expels uprooted
-        """
-    )
-)
-#: Words before "in" that make the place an end: arriving there, or finding refuge there.
-REFUGE_WORDS = frozenset(
-    _words(
-        """
-        arrived arrive arrives arriving settled sheltering resettled housed refuge shelter
-        sanctuary safety asylum staying landed landing
-        """
-    )
-)
-#: Words before "in" or "at" that say where people are before they go on ("stay in Poltava").
-STAY_WORDS = frozenset(_words("stay stayed staying remain remained remaining wait waiting"))
-#: Words before "to" that continue a journey from where it last stopped ("continue to Lviv").
-ONWARD_WORDS = frozenset(
-    _words("continue continued continues continuing proceed proceeded onward onwards on")
-)
-#: Words before "to" that make it no destination ("according to", "close to", "leading to").
-NOT_DESTINATION_TO = frozenset(
-    _words(
-        """
-        according due close next up prior thanks owing compared adjacent similar belonging
-        belongs
-        """
-    )
-)
-#: Verbs after which "for" gives a destination ("left for Poltava", "bound for Lviv").
-FOR_VERBS = frozenset(
-    _words(
-        """
-        bound headed heading head heads left leave leaving departed depart set make made making
-        sailed boarded fled flee flees fleeing
-        """
-    )
-)
-#: Words after which a place gives no end: clause words, other prepositions, verbs of being.
-END_STOPS = frozenset(
-    _words(
-        """
-        on by with within across over under after before as when while since because amid despite
-        following during said says told where which who whom that than between against behind
-        beyond is are was were be been being has have had will would can could may might must
-        should do does did about killed
-        """
-    )
-)
-#: Words of a range, not a journey: "all over Turkey, from Istanbul to Hakkari".
-RANGE_WORDS = frozenset(_words("over across throughout ranging range anywhere everywhere"))
-#: Units of a distance: "30 miles from Beira" says where, not whence.
-DISTANCE_WORDS = frozenset(
-    _words("km kilometres kilometers kilometre kilometer miles mile metres meters yards away")
-)
-#: Words before "at" that make the place a crossing point on the way.
-CROSSING_WORDS = frozenset(_words("crossing crossings checkpoint point post"))
-#: Heads that make a capitalised name before them a place no gazetteer may have ("Khazer camp").
-UNRESOLVED_HEADS = frozenset(
-    _words(
-        """
-        camp camps town village hamlet district settlement crossing base neighbourhood
-        neighborhood quarter
-        """
-    )
-)
-#: Verbs of going back: the story's main origin never fills in their missing origin.
-RETURN_PREFIXES = ("return", "went back", "came back")

@@ -296,9 +296,13 @@ class Tracker:
             self._from(leg, party.home, "track", party.place_sentence)
         if not leg.origins and leg.destinations and f.kind == "return" and party is not None:
             refuge = next(
-                (r for r in reversed(self._refuges)
-                 if f.sentence - r[1] <= REFUGE_WITHIN and r[2] == party.first
-                 and self._apart([r[0]], leg.destinations)),
+                (
+                    r
+                    for r in reversed(self._refuges)
+                    if f.sentence - r[1] <= REFUGE_WITHIN
+                    and r[2] == party.first
+                    and self._apart([r[0]], leg.destinations)
+                ),
                 None,
             )
             if refuge is not None:  # "fled to Y ... crossed back into X": from Y

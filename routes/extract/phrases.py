@@ -70,9 +70,11 @@ LEAVING_NOUNS = frozenset(["evacuation", "exodus", "flight", "departure", "displ
 #: Prepositions inside a noun of place that locate it ("shelters in X", "the town of X").
 LOCATING_CASES = frozenset(["of", "in", "at", "near", "outside", "around", "on", "inside", "along"])
 #: Spans of time a phrase of place may hang on ("for the night in X"): where the verb happened.
-TIMES = frozenset(_words(
-    "night nights day days week weeks weekend month months hour hours morning afternoon evening"
-))
+TIMES = frozenset(
+    _words(
+        "night nights day days week weeks weekend month months hour hours morning afternoon evening"
+    )
+)
 #: Relations that open a clause of its own: a place under one is not the verb's above it.
 CLAUSES = frozenset(["ccomp", "parataxis", "csubj", "acl", "conj", "list"])
 #: Words that make a clause's movement not happen.
