@@ -88,6 +88,24 @@ def test_where_fighting_drove_people_out_is_their_origin() -> None:
     assert _legs("Some 5,000 people fled to Chad after fighting in Chad.") == set()
 
 
+def test_what_people_fled_locates_where_they_left() -> None:
+    moves = _movements("Thousands of people continue to flee hunger and fighting in South Sudan.")
+    assert [(m.origins, m.notes) for m in moves] == [
+        (
+            ["geonames:7909807"],
+            ["origin: where its sentence says what drove people out happened (sentence 1)"],
+        )
+    ]
+
+
+def test_a_building_named_for_its_town_is_in_that_town() -> None:
+    text = "Thousands were evacuated from Tacloban to the Cebu City Sports Center."
+    assert _legs(text) == {("Tacloban", "Cebu City")}
+    assert _legs("Some 380 refugees from Juba arrived at the Kiryandongo Reception Centre.") == {
+        ("Juba", "Kiryandongo")
+    }
+
+
 def test_a_return_with_no_origin_comes_back_from_where_people_were_told_going() -> None:
     text = (
         "About 9,000 refugees streamed into Uganda in May. "

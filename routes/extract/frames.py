@@ -323,7 +323,7 @@ class _Reader(Phrases):
         if base in FLOW_NOUNS and (f.mover is None or f.mover.kind != "people"):
             return None  # "flood waters poured into X"
         f.status = self._status(tok)
-        if s.kind == "move" and f.destinations and not f.origins:
+        if s.kind == "move" and not f.origins and (f.destinations or s.place_object == "origin"):
             f.causes = self._causes(f)
         f.year = next(
             (int(c.text) for c in tok.children
@@ -343,7 +343,10 @@ class _Reader(Phrases):
             if not listed(c.text, CAUSES) or c.tag_ not in {"NN", "NNS", "VBG"}:
                 continue
             roots = [c, c.head] if c.dep_ in {"nmod", "acl"} and c.head.tag_ == "NN" else [c]
-            for d in (d for r in roots for d in r.subtree):  # "a spike of violence in X"
+            phrases = [d for r in roots for d in r.subtree]  # "a spike of violence in X"
+            if c.dep_ == "nsubj":  # "as fighting raged in X"
+                phrases += [d for d in c.head.children if d.dep_ == "obl"]
+            for d in phrases:
                 local = self._case(d) in AT_CASES | {"across", "throughout"}
                 if (d.dep_ in {"nmod", "obl"} and local) or (d.dep_ == "compound" and d.head == c):
                     found = [e for e in self._ends(d) or self._located_in(d)
@@ -435,7 +438,8 @@ class _Reader(Phrases):
         if s.place_object == "origin" and not f.origins:
             for child in tok.children:
                 if child.dep_ == "obl:agent" or (child.dep_ == "obj" and not self._ends(child)):
-                    f.origins += self._located_in(child)
+                    for c in [child, *self._conjuncts(child)]:  # "fled hunger and war in X"
+                        f.origins += self._located_in(c)
 
     def _raise(self, f: Frame, s: Sense, arg: SpacyToken) -> None:
         """A phrase of direction the parser hung on an argument belongs to the verb ("took

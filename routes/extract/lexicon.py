@@ -13,6 +13,7 @@ __all__ = [
     "ABBREVIATIONS",
     "ARTICLES",
     "ATTACK_WORDS",
+    "BUILDINGS",
     "CASUALTY_VERBS",
     "CASUALTY_WORDS",
     "CONVOY_WORDS",
@@ -395,6 +396,15 @@ ABBREVIATED_NAME = re.compile(r"(?<![\w.])(?:[A-Z]\.\s?[A-Z][a-z]?\.?|[A-Z][a-z]
 
 # --- Places and people ------------------------------------------------------------------------
 
+#: The last words of a building's name: a town in the name is where the building is.
+BUILDINGS = frozenset(
+    _words(
+        """
+        centre center stadium arena airport hospital school college university church mosque
+        cathedral station hotel gymnasium gym hall coliseum fairgrounds compound base
+        """
+    )
+)
 #: Nouns of the people of a place: "residents of X" says X is a place.
 DWELLER_NOUNS = frozenset(
     _words("residents resident inhabitants inhabitant population villagers evacuation")

@@ -33,7 +33,7 @@ from routes.extract.findings import (
     VehicleDraft,
 )
 from routes.extract.frames import End, Frame, frames
-from routes.extract.lexicon import ORG_HEADS, PRONOUNS
+from routes.extract.lexicon import BUILDINGS, ORG_HEADS, PRONOUNS
 from routes.extract.movers import Leg, Tracker
 from routes.extract.parse import Parsed, parse
 from routes.extract.people import common_words
@@ -71,6 +71,7 @@ ORIGIN_NOTES = {
     "refuge": "where the story last told people reaching, for a return",
     "cause": "where its sentence says what drove people out happened",
 }
+_WORD = re.compile(r"[A-Za-z]+")
 #: The ref of a name no gazetteer has: this and its normalised name.
 UNRESOLVED = "unresolved:"
 #: Words that make a figure a total of everyone, not one movement's count.
@@ -135,6 +136,13 @@ class Movements(Document):
             None,
         )
         self._credit = attributions
+        #: Places inside longer names ("the Cebu City Sports Center"), by start
+        self._embedded = sorted(
+            (t.start, t.place.ref)
+            for t in typed
+            if t.type == "embedded"
+            and (t.confidence >= WEAK_END or t.place.country in {focus, *self.countries})
+        )
         # a people's name ("Syrians") makes a sentence worth parsing, never an origin: the
         # nationality of those who moved, not where they left (issue 34)
         self._peoples = [
@@ -200,10 +208,24 @@ class Movements(Document):
         if end.kind == "name":
             if normalize(end.word) in self._named:  # the headline's "Iligan", named again
                 return [self._named[normalize(end.word)]]
+            if (town := self._building_in(end)) is not None:
+                return [town]
             if not self._a_place_name(end):
                 return []
             return [self._unresolved_ref(end.word, end.start, end.end, frame.sentence)]
         return self._antecedent(end, frame)
+
+    def _building_in(self, end: End) -> str | None:
+        """The town a building's name holds ("the Cebu City Sports Center", "Kiryandongo
+        Reception Centre"): where people taken there went."""
+        last = _WORD.findall(self.text, end.start, end.end)[-1:]
+        after = _WORD.match(self.text, end.end + 1)  # the name's head: "… Sports Center"
+        if not any(w.lower() in BUILDINGS for w in [*last, *([after[0]] if after else [])]):
+            return None
+        return next(
+            (r for a, r in self._embedded if end.start <= a < end.end),
+            None,
+        )
 
     def _dateline_place(self) -> str | None:
         """The place of the story's dateline ("KHARKIV, Ukraine (AP) —"): where "here" is."""
