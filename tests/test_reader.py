@@ -106,6 +106,14 @@ def test_a_building_named_for_its_town_is_in_that_town() -> None:
     }
 
 
+def test_a_headline_in_title_case_is_read_as_a_sentence() -> None:
+    assert _legs("Thousands Flee Mosul for Erbil as Fighting Nears\n\nMore text.") == {
+        ("Mosul", "Erbil")
+    }
+    found = extract("Fighting Prompts an Exodus From Yemen, Often on Boats", story_date=DAY)
+    assert [t.text for t in found.toponyms] == ["Yemen"]
+
+
 def test_a_return_with_no_origin_comes_back_from_where_people_were_told_going() -> None:
     text = (
         "About 9,000 refugees streamed into Uganda in May. "

@@ -42,6 +42,7 @@ from routes.extract.lexicon import (
 )
 from routes.extract.people import common_words, first_names, person_tokens, surnames
 from routes.extract.runs import longest_parts, outside, spelled_out
+from routes.extract.senses import MOVEMENT_NOUNS, PEOPLE_NOUNS, VERBS, lemma
 from routes.extract.text import Document, Token
 from routes.places import normalize
 
@@ -405,8 +406,26 @@ class Mentions(Document):
             if not any(c.strong for c in m.candidates):
                 m.type = "embedded"  # "Dublin Mayor Marilee …": a town's mayor
             return [m]
+        # A headline's capitalised words: "Thousands Flee Kirkuk", "Exodus From Yemen".
+        if lead and self.headlines[self.toks[i].sentence]:
+            covered = {k for x, y in lead for k in range(x, y + 1)}
+            if all(self._plain_word(self.toks[k]) for k in range(i, j + 1) if k not in covered):
+                return [mention(x, y) for x, y in lead]
         # A longer name that contains a place name: an organisation, a person, a building.
         return self._inside_name(i, j, usable, found)
+
+    def _plain_word(self, tok: Token) -> bool:
+        """A word that is no name: common, a word of movement or people, or one the story
+        also writes in lower case."""
+        low = tok.lower
+        return (
+            not tok.is_word
+            or low in common_words()
+            or low in self.lower_words
+            or lemma(low) in VERBS
+            or lemma(low) in MOVEMENT_NOUNS
+            or lemma(low) in PEOPLE_NOUNS
+        )
 
     def _inside_name(
         self,

@@ -148,6 +148,8 @@ class Movements(Document):
         self._peoples = [
             t.start for t in typed if t.type == "adjective" and t.place.feature == "country"
         ]
+        #: Places and peoples' names, as written: a headline keeps their capitals
+        self._names = [(t.start, t.end) for t in [*toponyms, *typed]]
         spans = sorted({t.start: t.end for t in toponyms}.items())
         read = [f for p in self._parsed() for f in frames(p, _within(spans, p))]
         places = {t.place.ref: t.place for t in [*toponyms, *typed]}
@@ -189,7 +191,22 @@ class Movements(Document):
             )
 
         which = [si for si, r in enumerate(self.sentence_tokens) if can_move(si, r)]
-        return parse(self.text, self.sents, which)
+        return parse(self._sentence_case(which), self.sents, which)
+
+    def _sentence_case(self, which: list[int]) -> str:
+        """The story with its headlines' words in lower case but for places and a line's
+        first word ("Thousands flee Kirkuk as forces advance"): the parser learnt from
+        sentences, not from title case. Each word keeps its length, so offsets hold."""
+        text = list(self.text)
+        places = self._names
+        for si in (si for si in which if self.headlines[si]):
+            for k in list(self.sentence_tokens[si])[1:]:
+                tok = self.toks[k]
+                low = tok.text.lower()
+                inside = any(a <= tok.start < b for a, b in places)
+                if tok.is_word and not inside and len(low) == len(tok.text):
+                    text[tok.start : tok.end] = low
+        return "".join(text)
 
     # -- ends
 

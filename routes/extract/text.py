@@ -103,6 +103,11 @@ def tokens(text: str, sents: Sequence[Sentence]) -> list[Token]:
     return out
 
 
+#: A line with no full stop whose words of four letters or more are capitalised this often
+#: is a headline.
+HEADLINE_SHARE = 0.8
+
+
 class Document:
     """One text and the state the extraction steps share: sentences, tokens, findings so far."""
 
@@ -130,6 +135,17 @@ class Document:
         #: The countries the story names (itself, by its people or by a sure place)
         self.countries: set[str] = set()
         self._possessive_names: set[str] = set()
+        #: Each sentence in title case ("Thousands Flee Kirkuk"): its capitals make no names
+        self.headlines = [
+            self._title_case(r) and not text[s.start : s.end].rstrip().endswith(".")
+            for s, r in zip(self.sents, self.sentence_tokens, strict=True)
+        ]
+
+    def _title_case(self, r: range) -> bool:
+        words = [
+            self.toks[k].text for k in r if self.toks[k].is_word and len(self.toks[k].text) > 3
+        ]
+        return len(words) >= 3 and sum(w[0].isupper() for w in words) >= HEADLINE_SHARE * len(words)
 
     # -- runs of name-like tokens
 
