@@ -114,6 +114,18 @@ def test_a_headline_in_title_case_is_read_as_a_sentence() -> None:
     assert [t.text for t in found.toponyms] == ["Yemen"]
 
 
+def test_their_country_is_the_country_of_the_people_who_left_it() -> None:
+    assert _legs("Some 3.7 million Syrians fled their country for Turkey.") == {
+        ("Syrians", "Turkey")
+    }
+    assert _legs("The refugees fled their country for Turkey.") == set()
+
+
+def test_a_town_that_took_people_in_is_where_they_went() -> None:
+    text = "The town of Erbil took in thousands of refugees from Mosul."
+    assert _legs(text) == {("Mosul", "Erbil")}
+
+
 def test_a_return_with_no_origin_comes_back_from_where_people_were_told_going() -> None:
     text = (
         "About 9,000 refugees streamed into Uganda in May. "

@@ -270,6 +270,10 @@ class _Reader(Phrases):
             c.dep_ == "obj" and lemma(c.text) in REFUGE_NOUNS for c in tok.children
         ):
             base, s = "seek", VERBS["seek"]  # "took refuge in X": went to X
+        if base == "take" and any(
+            c.dep_ == "compound:prt" and c.lower_ == "in" for c in tok.children
+        ):
+            base, s = "receive", VERBS["receive"]  # "Turkey has taken in 3.7 million Syrians"
         back = [c.dep_ for c in tok.children if c.lower_ == "back" or c.dep_ == "obj"]
         if s.kind == "move" and back and "obj" not in back:  # not "sent money back to X"
             s = dataclasses.replace(s, kind="return")  # "crossed back into X": a return

@@ -145,9 +145,11 @@ class Movements(Document):
         )
         # a people's name ("Syrians") makes a sentence worth parsing, never an origin: the
         # nationality of those who moved, not where they left (issue 34)
-        self._peoples = [
-            t.start for t in typed if t.type == "adjective" and t.place.feature == "country"
-        ]
+        self._peoples = {
+            t.start: t.place.ref
+            for t in typed
+            if t.type == "adjective" and t.place.feature == "country"
+        }
         #: Places and peoples' names, as written: a headline keeps their capitals
         self._names = [(t.start, t.end) for t in [*toponyms, *typed]]
         spans = sorted({t.start: t.end for t in toponyms}.items())
@@ -279,6 +281,10 @@ class Movements(Document):
     def _antecedent(self, end: End, frame: Frame) -> list[str]:
         """The place an anaphor refers back to: the last place named before it in the
         sentences just before (of the kind its word names)."""
+        if end.word == "own country":  # "Syrians who fled their country": Syria
+            m = frame.mover
+            spans = [m.span] if m is not None else []
+            return [r for a, r in self._peoples.items() for x, y in spans if x <= a < y][:1]
         accepted = _ANAPHORS.get(end.word)
         back = 0 if end.word == "where" else 3  # "to X, from where": X, in the same sentence
         first = self.sents[max(0, frame.sentence - back)].start

@@ -75,6 +75,8 @@ TIMES = frozenset(
         "night nights day days week weeks weekend month months hour hours morning afternoon evening"
     )
 )
+#: Possessives of people: "their country" is the country of the people who fled it.
+OWNERS = frozenset(["their", "his", "her"])
 #: Relations that open a clause of its own: a place under one is not the verb's above it.
 CLAUSES = frozenset(["ccomp", "parataxis", "csubj", "acl", "conj", "list"])
 #: Words that make a clause's movement not happen.
@@ -285,6 +287,8 @@ class Phrases:
         if low in {"centre", "center", "outskirts"}:  # "the city centre": the city
             low = next((c.lower_ for c in tok.children if c.lower_ in {"city", "town"}), low)
         det = next((c.lower_ for c in tok.children if c.dep_ in {"det", "nmod:poss"}), "")
+        if det in OWNERS and low in {"country", "homeland"}:  # "fled their country"
+            return [End(start, self.p.end(tok.i), "anaphor", "own country")]
         if det in {"the", "this", "that", "these", "those"} or (
             not det and low in {"town", "city"}
         ):
