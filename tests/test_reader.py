@@ -126,6 +126,11 @@ def test_a_town_that_took_people_in_is_where_they_went() -> None:
     assert _legs(text) == {("Mosul", "Erbil")}
 
 
+def test_people_who_left_a_place_and_leave_again_leave_from_there() -> None:
+    text = "Residents of Mosul moved to the eastern districts on Monday. Many later left for Erbil."
+    assert _legs(text) == {("Mosul", "Erbil")}
+
+
 def test_a_return_with_no_origin_comes_back_from_where_people_were_told_going() -> None:
     text = (
         "About 9,000 refugees streamed into Uganda in May. "

@@ -279,7 +279,11 @@ class Tracker:
             and party is not None
             and party.place is not None
             and self._apart([party.place], leg.destinations)
-            and (f.lemma in CONTINUING or f.kind == "return" or (f.kind == "noun" and f.definite))
+            and (
+                f.lemma in CONTINUING | LEAVING  # "fled X ... many later left for Y"
+                or f.kind == "return"
+                or (f.kind == "noun" and f.definite)
+            )
             and not (f.kind == "return" and party.how == "left")  # back to, not from, X
         ):
             self._from(leg, party.place, "track", party.place_sentence)
