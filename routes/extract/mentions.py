@@ -40,9 +40,14 @@ from routes.extract.lexicon import (
     TITLES,
     WATER_HEADS,
 )
-from routes.extract.people import common_words, first_names, person_tokens, surnames
+from routes.extract.people import (
+    common_words,
+    first_names,
+    person_tokens,
+    plain_word,
+    surnames,
+)
 from routes.extract.runs import longest_parts, outside, spelled_out
-from routes.extract.senses import MOVEMENT_NOUNS, PEOPLE_NOUNS, VERBS, lemma
 from routes.extract.text import Document, Token
 from routes.places import normalize
 
@@ -409,23 +414,11 @@ class Mentions(Document):
         # A headline's capitalised words: "Thousands Flee Kirkuk", "Exodus From Yemen".
         if lead and self.headlines[self.toks[i].sentence]:
             covered = {k for x, y in lead for k in range(x, y + 1)}
-            if all(self._plain_word(self.toks[k]) for k in range(i, j + 1) if k not in covered):
+            rest = [self.toks[k] for k in range(i, j + 1) if k not in covered]
+            if all(not t.is_word or plain_word(t.lower, self.lower_words) for t in rest):
                 return [mention(x, y) for x, y in lead]
         # A longer name that contains a place name: an organisation, a person, a building.
         return self._inside_name(i, j, usable, found)
-
-    def _plain_word(self, tok: Token) -> bool:
-        """A word that is no name: common, a word of movement or people, or one the story
-        also writes in lower case."""
-        low = tok.lower
-        return (
-            not tok.is_word
-            or low in common_words()
-            or low in self.lower_words
-            or lemma(low) in VERBS
-            or lemma(low) in MOVEMENT_NOUNS
-            or lemma(low) in PEOPLE_NOUNS
-        )
 
     def _inside_name(
         self,

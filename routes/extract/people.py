@@ -10,6 +10,7 @@ said"). Given names are the US Census Bureau's 1990 lists of frequent first name
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Container
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,12 +24,20 @@ from routes.extract.lexicon import (
     STREET_ABBREVIATIONS,
     STREET_WORDS,
 )
+from routes.extract.senses import MOVEMENT_NOUNS, PEOPLE_NOUNS, VERBS, lemma
 from routes.places import normalize
 
 if TYPE_CHECKING:
     from routes.extract.text import Document
 
-__all__ = ["COMMON_WORDS", "common_words", "first_names", "person_tokens", "surnames"]
+__all__ = [
+    "COMMON_WORDS",
+    "common_words",
+    "first_names",
+    "person_tokens",
+    "plain_word",
+    "surnames",
+]
 
 #: The rarest given names kept, in percent of the Census sample (rarer ones are mostly
 #: words or places: "Alexandria" 0.014).
@@ -47,6 +56,18 @@ def common_words() -> frozenset[str]:
     import wordfreq
 
     return frozenset(wordfreq.top_n_list("en", COMMON_WORDS))
+
+
+def plain_word(low: str, lower_words: Container[str]) -> bool:
+    """A word that is no name (``low``, in lower case): common, a word of movement or of
+    people, or one the story also writes in lower case (``lower_words``)."""
+    return (
+        low in common_words()
+        or low in lower_words
+        or lemma(low) in VERBS
+        or lemma(low) in MOVEMENT_NOUNS
+        or lemma(low) in PEOPLE_NOUNS
+    )
 
 
 @cache
