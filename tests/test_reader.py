@@ -131,6 +131,11 @@ def test_people_who_left_a_place_and_leave_again_leave_from_there() -> None:
     assert _legs(text) == {("Mosul", "Erbil")}
 
 
+def test_a_peoples_name_before_a_noun_of_place_is_no_unknown_place() -> None:
+    moves = _movements("Hundreds of refugees returned to a shattered Kyrgyz town.")
+    assert not [r for m in moves for r in [*m.origins, *m.destinations]]
+
+
 def test_a_return_with_no_origin_comes_back_from_where_people_were_told_going() -> None:
     text = (
         "About 9,000 refugees streamed into Uganda in May. "

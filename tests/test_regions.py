@@ -12,7 +12,7 @@ from conftest import SHARED, shared
 
 from routes import datasets
 from routes.distance import great_circle_km
-from routes.places import Geocoder, areas, regions
+from routes.places import Geocoder, areas, normalize, regions
 from routes.scenario import load_gazetteer
 
 
@@ -158,6 +158,14 @@ def test_demonyms_come_from_countryinfo() -> None:
     assert found["indian"] == "IN"  # not the British Indian Ocean Territory (IO)
     # one countryinfo string holds two: "Bosnian,Herzegovinian"
     assert found["bosnian"] == found["herzegovinian"] == "BA"
+
+
+def test_every_demonym_of_the_table_names_its_country() -> None:
+    """``geodata/demonyms.csv``: what countryinfo lacks, each row read as written."""
+    found = regions.demonyms()
+    rows = regions.geodata_table("demonyms.csv")
+    assert rows and all(found[normalize(r["demonym"])] == r["country"] for r in rows)
+    assert found["kyrgyz"] == "KG" and found["tajik"] == "TJ"
 
 
 @pytest.mark.parametrize(("name", "country"), [("Xinjiang", "CN"), ("Zhejiang", "CN")])

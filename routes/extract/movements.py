@@ -225,6 +225,8 @@ class Movements(Document):
         if end.word == "here" and self._dateline is not None:
             return [self._dateline]
         if end.kind == "name":
+            if end.start in self._peoples:
+                return []  # "the shattered Kyrgyz city": a people's, no place's name
             if normalize(end.word) in self._named:  # the headline's "Iligan", named again
                 return [self._named[normalize(end.word)]]
             if (town := self._building_in(end)) is not None:

@@ -229,9 +229,10 @@ def demonym_countries(among: Iterable[str], every: Iterable[Area] | None = None)
     """``normalize``-d demonym, singular and plural → ISO country, for the countries ``among``
     (of ``every`` country: :func:`countries` unless given, as the index holds them).
 
-    From countryinfo's demonyms (MIT): ``"russian"`` and ``"russians"`` → ``"RU"``. A
-    demonym two countries share goes to the more populous (GeoNames population); one that
-    is a country's own name ("Djibouti", "Gibraltar") is the place, no demonym.
+    From countryinfo's demonyms (MIT), and ``geodata/demonyms.csv`` for the few it lacks:
+    ``"russian"`` and ``"russians"`` → ``"RU"``. A demonym two countries share goes to the
+    more populous (GeoNames population); one that is a country's own name ("Djibouti",
+    "Gibraltar") is the place, no demonym.
 
     Examples
     --------
@@ -258,6 +259,11 @@ def demonym_countries(among: Iterable[str], every: Iterable[Area] | None = None)
             for form in (word, word + "s"):
                 if area.population > pops.get(form, -1):
                     found[form], pops[form] = iso, area.population
+    for row in geodata_table("demonyms.csv"):  # what countryinfo lacks ("Kyrgyz", "Tajik")
+        word = normalize(row["demonym"])
+        if row["country"] in keep and row["country"] in areas and word not in names:
+            for form in (word, word + "s"):
+                found.setdefault(form, row["country"])
     return found
 
 
