@@ -175,6 +175,13 @@ def test_a_planned_movement_is_drawn_as_planned() -> None:
 # --- figures ---------------------------------------------------------------------------------
 
 
+def test_the_killed_of_one_clause_are_not_the_movers_of_the_next() -> None:
+    text = (
+        "At least 300 people were killed in the battle for Mosul and thousands more fled the city."
+    )
+    assert 300 not in {v for values in _people(text).values() for v in values}
+
+
 def test_a_total_is_not_one_leg_s_figure() -> None:
     text = (
         "About 2,000 people were bused from Aleppo to Idlib on Monday. "

@@ -76,6 +76,8 @@ if TYPE_CHECKING:
 COMPANIONS = frozenset(["along with", "together with"])
 #: A decision told as taken: "they decided to move to X" moved (not "plan to", "decide to").
 DECIDED = frozenset(["decided", "chose", "chosen"])
+#: Verbs of harm: their subjects are casualties, never the movers of a clause beside them.
+CASUALTY_VERBS = frozenset(["kill", "injure", "wound", "die", "drown", "massacre"])
 #: What follows a dateline's place ("Manila: Residents fled"): no subject of the verb.
 DATELINE_MARKS = frozenset([":", "—", "–", "-", "("])
 
@@ -574,6 +576,8 @@ class _Reader(Phrases):
             if moved is not None and (moved.kind or self._sense(head) is None):
                 return moved  # "forced thousands to flee", not "fleeing war crossed"
         if dep in {"xcomp", "conj", "advcl", "ccomp"}:
+            if lemma(head.text, CASUALTY_VERBS) in CASUALTY_VERBS:
+                return None  # "500 were killed and thousands fled": the dead did not flee
             subject = self._child(head, "nsubj", "nsubj:pass")
             if subject is not None:
                 if subject.lower_ in RELATIVES and head.dep_ == "acl:relcl":

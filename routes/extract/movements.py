@@ -453,7 +453,7 @@ class Movements(Document):
             x for x in inside
             if any(x.start <= c < x.end or c <= x.start < d for c, d in [m.count, *m.others])
         ]  # fmt: skip
-        if stated:
+        if stated or any(x.kind in {"killed", "injured"} for x in inside):
             return [x for x in stated if x.kind in {"people", "households", "wounded"}]
         k = self._token_at.get(m.count[0])
         number = self._number(k) if k is not None else None  # type: ignore[attr-defined]
