@@ -136,6 +136,11 @@ def test_a_peoples_name_before_a_noun_of_place_is_no_unknown_place() -> None:
     assert not [r for m in moves for r in [*m.origins, *m.destinations]]
 
 
+def test_the_towns_residents_come_from_the_town_told_of() -> None:
+    text = "Fighting broke out in Malakal last week. Many of the town's residents fled into Sudan."
+    assert _legs(text) == {("Malakal", "Sudan")}
+
+
 def test_a_return_with_no_origin_comes_back_from_where_people_were_told_going() -> None:
     text = (
         "About 9,000 refugees streamed into Uganda in May. "

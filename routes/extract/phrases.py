@@ -524,6 +524,8 @@ class Phrases:
                 c.dep_ in {"compound", "amod"} and c.i in self.names
             ):
                 out += self._ends(c)
+            elif c.dep_ == "nmod:poss" and c.lower_ in {"town", "city", "village"}:
+                out += self._end(c)  # "the town's residents": the town told of
             elif c.dep_ in {"acl", "acl:relcl"} and lemma(c.text) in {"flee", "leave", "escape"}:
                 pass  # their own frame says it
             elif c.dep_ == "appos" and c.i not in self.names:  # "Abdullah, a resident of X"
