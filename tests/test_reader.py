@@ -141,6 +141,12 @@ def test_the_towns_residents_come_from_the_town_told_of() -> None:
     assert _legs(text) == {("Malakal", "Sudan")}
 
 
+def test_a_place_a_sentence_opens_on_is_where_those_who_fled_are() -> None:
+    text = "At the Adre border post, refugees said they had fled fighting around Nyala."
+    assert _legs(text) == {("Nyala", "Adre")}
+    assert _legs("In Sudan, residents fled Nyala.") == set()  # the country holding it
+
+
 def test_a_return_with_no_origin_comes_back_from_where_people_were_told_going() -> None:
     text = (
         "About 9,000 refugees streamed into Uganda in May. "

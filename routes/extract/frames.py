@@ -331,6 +331,8 @@ class _Reader(Phrases):
         f.status = self._status(tok)
         if s.kind == "move" and not f.origins and (f.destinations or s.place_object == "origin"):
             f.causes = self._causes(f)
+        if s.place_object == "origin" and (f.origins or f.causes) and not f.destinations:
+            f.destinations = self._fronted(tok)  # "At X, refugees said they had fled Y"
         f.year = next(
             (int(c.text) for c in tok.children
              if c.dep_ in {"obl", "obl:tmod", "nmod"} and c.text.isdigit() and len(c.text) == 4
@@ -340,6 +342,27 @@ class _Reader(Phrases):
         if not (f.origins or f.destinations or f.via or f.located or f.means) and f.mover is None:
             return None  # (one with vehicles of its own is a movement told again)
         return f
+
+    def _fronted(self, tok: SpacyToken) -> list[End]:
+        """The place a sentence opens on ("At the Kurmuk border point, refugees said they
+        had fled Y"), for a flight told in its main clause or in what its people said:
+        where they are now."""
+        root = tok
+        while root.dep_ in {"ccomp", "conj"} and root.head.i != root.i:
+            root = root.head
+        if root.dep_ != "ROOT":
+            return []
+        for c in (c for c in root.children if c.dep_ == "obl"):
+            sub = [t for t in c.subtree if t.dep_ != "punct"]
+            comma = sub[-1].i + 1
+            if (
+                sub[0].i == 0
+                and self._case(c) in {"in", "at"}
+                and comma < len(self.doc)
+                and self.doc[comma].text == ","
+            ):  # its own place, else the first it names ("at the Kurmuk border point")
+                return self._ends(c) or next((self._end(t) for t in sub if t.i in self.names), [])
+        return []
 
     def _causes(self, f: Frame) -> list[End]:
         """Where the sentence says what drove people out happened: "fled to Y following
