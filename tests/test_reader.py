@@ -147,6 +147,16 @@ def test_a_place_a_sentence_opens_on_is_where_those_who_fled_are() -> None:
     assert _legs("In Sudan, residents fled Nyala.") == set()  # the country holding it
 
 
+def test_the_people_named_again_are_the_group_told_of() -> None:
+    text = (
+        "At least 5,000 Burundian nationals were seeking refuge in Tanzania. "
+        "The Burundians were fleeing violence in Bujumbura."
+    )
+    assert _legs(text) == {("Bujumbura", "Tanzania")}
+    text = "The UNHCR will fly in aid from Dubai. Many people fled to Tbilisi."
+    assert _legs(text) == set()  # "the UNHCR" is no people named again
+
+
 def test_a_return_with_no_origin_comes_back_from_where_people_were_told_going() -> None:
     text = (
         "About 9,000 refugees streamed into Uganda in May. "

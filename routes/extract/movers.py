@@ -209,7 +209,9 @@ class Tracker:
             return next((p for p in recent if p.plural == m.plural and p.first == first), None)
         if m.definite or m.group in QUANTITIES:
             same = next((p for p in recent if p.lemma == m.group), None)
-            if same is not None or m.group not in GENERIC_MOVERS:
+            head = m.text.split()[-1]
+            people = m.definite and head.istitle() and m.kind == "people"  # "the Congolese"
+            if same is not None or (m.group not in GENERIC_MOVERS and not people):
                 return same
             placed = next((p for p in recent if p.place is not None), None)
             return placed or (recent[0] if recent else None)
