@@ -57,6 +57,7 @@ from routes.extract.senses import (
     CAUSES,
     FAILURE_WORDS,
     FLOW_NOUNS,
+    HARM_VERBS,
     PERCEPTION_WORDS,
     PLAN_WORDS,
     REFUGE_NOUNS,
@@ -76,8 +77,6 @@ if TYPE_CHECKING:
 COMPANIONS = frozenset(["along with", "together with"])
 #: A decision told as taken: "they decided to move to X" moved (not "plan to", "decide to").
 DECIDED = frozenset(["decided", "chose", "chosen"])
-#: Verbs of harm: their subjects are casualties, never the movers of a clause beside them.
-CASUALTY_VERBS = frozenset(["kill", "injure", "wound", "die", "drown", "massacre"])
 #: What follows a dateline's place ("Manila: Residents fled"): no subject of the verb.
 DATELINE_MARKS = frozenset([":", "—", "–", "-", "("])
 
@@ -276,8 +275,8 @@ class _Reader(Phrases):
             c.dep_ == "compound:prt" and c.lower_ == "in" for c in tok.children
         ):
             base, s = "receive", VERBS["receive"]  # "Turkey has taken in 3.7 million Syrians"
-        back = [c.dep_ for c in tok.children if c.lower_ == "back" or c.dep_ == "obj"]
-        if s.kind == "move" and back and "obj" not in back:  # not "sent money back to X"
+        back = any(c.lower_ == "back" for c in tok.children)
+        if s.kind == "move" and back and self._child(tok, "obj") is None:  # not "sent money back"
             s = dataclasses.replace(s, kind="return")  # "crossed back into X": a return
         if base in ASPECT_WORDS and any(
             c.dep_ == "xcomp" and self._sense(c) is not None for c in tok.children
@@ -599,7 +598,7 @@ class _Reader(Phrases):
             if moved is not None and (moved.kind or self._sense(head) is None):
                 return moved  # "forced thousands to flee", not "fleeing war crossed"
         if dep in {"xcomp", "conj", "advcl", "ccomp"}:
-            if lemma(head.text, CASUALTY_VERBS) in CASUALTY_VERBS:
+            if lemma(head.text, HARM_VERBS) in HARM_VERBS:
                 return None  # "500 were killed and thousands fled": the dead did not flee
             subject = self._child(head, "nsubj", "nsubj:pass")
             if subject is not None:

@@ -71,6 +71,7 @@ ORIGIN_NOTES = {
     "refuge": "where the story last told people reaching, for a return",
     "cause": "where its sentence says what drove people out happened",
 }
+#: A word of a name, for the head of a building's name (:meth:`Movements._building_in`).
 _WORD = re.compile(r"[A-Za-z]+")
 #: The ref of a name no gazetteer has: this and its normalised name.
 UNRESOLVED = "unresolved:"
@@ -200,12 +201,11 @@ class Movements(Document):
         first word ("Thousands flee Kirkuk as forces advance"): the parser learnt from
         sentences, not from title case. Each word keeps its length, so offsets hold."""
         text = list(self.text)
-        places = self._names
         for si in (si for si in which if self.headlines[si]):
-            for k in list(self.sentence_tokens[si])[1:]:
+            for k in self.sentence_tokens[si][1:]:
                 tok = self.toks[k]
                 low = tok.text.lower()
-                inside = any(a <= tok.start < b for a, b in places)
+                inside = any(a <= tok.start < b for a, b in self._names)
                 if tok.is_word and not inside and len(low) == len(tok.text):
                     text[tok.start : tok.end] = low
         return "".join(text)

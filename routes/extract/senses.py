@@ -29,6 +29,7 @@ __all__ = [
     "CONTAINER_NOUNS",
     "FAILURE_WORDS",
     "FLOW_NOUNS",
+    "HARM_VERBS",
     "MILITARY_NOUNS",
     "MOVEMENT_NOUNS",
     "NON_MOVERS",
@@ -258,6 +259,8 @@ CAUSES = frozenset(
     fire wildfire blaze flood flooding eruption storm hurricane cyclone earthquake drought
     """)
 )
+#: Verbs of harm: their subjects are casualties, never the movers of a clause beside them.
+HARM_VERBS = frozenset(_words("kill injure wound die drown massacre"))
 #: Casualties: counted, never moved.
 CASUALTY_NOUNS = frozenset(_words("dead death deaths body bodies casualty casualties killed"))
 #: Nouns that are places without a name: their name is in their phrase ("the town of X",
