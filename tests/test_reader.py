@@ -104,6 +104,8 @@ def test_a_building_named_for_its_town_is_in_that_town() -> None:
     assert _legs("Some 380 refugees from Juba arrived at the Kiryandongo Reception Centre.") == {
         ("Juba", "Kiryandongo")
     }
+    text = "Stranded Pakistanis were flown from Kabul to Benazir International Airport Islamabad."
+    assert _legs(text) == {("Kabul", "Islamabad")}  # the building's word first
 
 
 def test_a_headline_in_title_case_is_read_as_a_sentence() -> None:

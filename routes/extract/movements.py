@@ -238,10 +238,10 @@ class Movements(Document):
 
     def _building_in(self, end: End) -> str | None:
         """The town a building's name holds ("the Cebu City Sports Center", "Kiryandongo
-        Reception Centre"): where people taken there went."""
-        last = _WORD.findall(self.text, end.start, end.end)[-1:]
+        Reception Centre", "Airport Islamabad"): where people taken there went."""
+        words = _WORD.findall(self.text, end.start, end.end)
         after = _WORD.match(self.text, end.end + 1)  # the name's head: "… Sports Center"
-        if not any(w.lower() in BUILDINGS for w in [*last, *([after[0]] if after else [])]):
+        if not any(w.lower() in BUILDINGS for w in [*words[:1], *words[-1:], *([after[0]] if after else [])]):
             return None
         return next(
             (r for a, r in self._embedded if end.start <= a < end.end),
