@@ -241,7 +241,8 @@ class Movements(Document):
         Reception Centre", "Airport Islamabad"): where people taken there went."""
         words = _WORD.findall(self.text, end.start, end.end)
         after = _WORD.match(self.text, end.end + 1)  # the name's head: "… Sports Center"
-        if not any(w.lower() in BUILDINGS for w in [*words[:1], *words[-1:], *([after[0]] if after else [])]):
+        heads = [*words[:1], *words[-1:], *([after[0]] if after else [])]
+        if not any(w.lower() in BUILDINGS for w in heads):
             return None
         return next(
             (r for a, r in self._embedded if end.start <= a < end.end),
