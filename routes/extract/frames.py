@@ -63,6 +63,7 @@ from routes.extract.senses import (
     REFUGE_NOUNS,
     VERBS,
     Sense,
+    can_move,
     lemma,
     sense,
 )
@@ -386,6 +387,8 @@ class _Reader(Phrases):
     def _sense(self, tok: SpacyToken) -> tuple[str, Sense] | None:
         """A verb of movement (by its tag, or by verbs' dependents where the tagger slipped:
         "were flown" as an adjective), or a noun of one."""
+        if not can_move(tok.text):
+            return None
         tag = tok.tag_
         verbal = tag.startswith("VB") or any(c.dep_ in VERBAL for c in tok.children)
         if tag in {"NN", "NNS"} and not verbal:

@@ -11,6 +11,7 @@ after it is where people went ("arrived in", "sought refuge in") and whether "fo
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Container
 from dataclasses import dataclass
 
@@ -42,6 +43,7 @@ __all__ = [
     "REFUGE_NOUNS",
     "VEHICLE_NOUNS",
     "Sense",
+    "can_move",
     "lemma",
     "sense",
     "singular",
@@ -369,8 +371,18 @@ def singular(word: str) -> str:
 def lemma(word: str, table: Container[str] | None = None) -> str:
     """The dictionary form of an English verb or noun of the tables ("fled" → "flee"),
     or the word itself, lowercased; with ``table``, the form that table has."""
-    w = word.lower()
-    tables = [table] if table is not None else [VERBS, MOVEMENT_NOUNS]
+    if table is None:
+        return _lemma(word)
+    return _lemma_in(word.lower(), [table])
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _lemma(word: str) -> str:
+    """:func:`lemma` in the tables of movement, asked of most words of every story."""
+    return _lemma_in(word.lower(), [VERBS, MOVEMENT_NOUNS])
+
+
+def _lemma_in(w: str, tables: list[Container[str]]) -> str:
     if w in _IRREGULAR:
         return _IRREGULAR[w]
     if any(w in t for t in tables):
@@ -386,9 +398,17 @@ def lemma(word: str, table: Container[str] | None = None) -> str:
     return w
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def sense(word: str, *, noun: bool) -> tuple[str, Sense] | None:
     """The lemma and sense of a word of movement; ``noun`` looks it up among the nouns."""
     table = MOVEMENT_NOUNS if noun else VERBS
     base = lemma(word, table)
     found = table.get(base)
     return (base, found) if found is not None else None
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def can_move(word: str) -> bool:
+    """Whether ``word`` is a verb or a noun of movement in some form: the frames ask
+    nothing more of the other words of a sentence."""
+    return sense(word, noun=False) is not None or sense(word, noun=True) is not None
