@@ -23,6 +23,12 @@ def test_state_abbreviations_are_states_with_their_period() -> None:
     assert "Va" not in got and "W" not in got
 
 
+def test_a_towns_other_name_ending_a_sentence_keeps_no_period() -> None:
+    got = found("Thousands fled to Dohuk. Others went to Topeka, Kan.")
+    assert got["Dohuk"][1] == "IQ" and "Dohuk." not in got  # GeoNames' other name of Dihok
+    assert got["Kan."] == ("Kansas", "US")
+
+
 def test_saint_and_mount_names_are_kept_whole() -> None:
     got = found("Flights between New York and St. Petersburg start in May. West of St. Paris.")
     assert "St. Petersburg" in got and "Petersburg" not in got

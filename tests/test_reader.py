@@ -98,6 +98,11 @@ def test_what_people_fled_locates_where_they_left() -> None:
     ]
 
 
+def test_on_to_is_a_destination() -> None:
+    text = "Thousands fled Mosul for Erbil. Some are continuing on to the city of Dohuk."
+    assert ("Erbil", "Dohuk") in _legs(text)
+
+
 def test_a_building_named_for_its_town_is_in_that_town() -> None:
     text = "Thousands were evacuated from Tacloban to the Cebu City Sports Center."
     assert _legs(text) == {("Tacloban", "Cebu City")}

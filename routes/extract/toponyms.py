@@ -208,8 +208,9 @@ class Toponyms(Mentions):
 
             scored = sorted(_beside_cities(self._in_owner(m)), key=score, reverse=True)
             best = scored[0]
-            if not best.primary and best.feature != "country" and self._abbreviated(m):
-                m.end += 1  # "Kan.", "Fla.": the period belongs to the abbreviation (not "Congo.")
+            if not best.primary and best.feature == "admin1" and self._abbreviated(m):
+                m.end += 1  # "Kan.", "Fla.": the period belongs to the abbreviation (not
+                # "Congo.", nor a town's other name at a sentence's end: "Dohuk.")
             surface = self.text[m.start : m.end]
             in_focus = local(best)
             if best.kind == "geonames":
