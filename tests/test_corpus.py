@@ -96,6 +96,19 @@ def test_flows_merge_stories_and_keep_every_claim(tmp_path: Path, one_worker: st
     assert set(csv.origin) | set(csv.dest) <= set(locations.id)
 
 
+def test_a_move_within_one_town_is_a_flow_with_no_arc(tmp_path: Path, one_worker: str) -> None:
+    text = "Thousands of civilians fled Malakal on Monday. Many fled to the U.N. base nearby."
+    stories = tmp_path / "stories.jsonl"
+    stories.write_text(json.dumps({"id": "within-1", "text": text, "date": "2014-01-03"}) + "\n")
+    run_corpus(stories, tmp_path / "out", scheduler=one_worker)
+    flows = gpd.read_parquet(tmp_path / "out" / "flows.parquet")
+    (flow,) = flows.itertuples()
+    assert (flow.origin_name, flow.dest_name) == ("Malakal", "U.N. base")
+    assert flow.geometry.length == 0  # both ends at the town's point
+    page = (tmp_path / "out" / "map.html").read_text(encoding="utf-8")
+    assert "routes-flow-line" not in page  # no arc drawn, and the page is written
+
+
 def test_lgl_on_two_workers_is_lgl_on_one(
     tmp_path: Path, one_worker: str, two_workers: str
 ) -> None:

@@ -459,3 +459,28 @@ def test_where_people_were_raised_and_whom_they_fled_with() -> None:
         "Cameroon, along with the majority of the population of Rann."
     )
     assert ("Rann", "Cameroon") in _legs(text)
+
+
+def test_a_place_under_its_verb_without_a_preposition_is_the_verb_s_object() -> None:
+    # the parser may call an unknown town "xcomp" ("fled Malakal"): still what they fled
+    (move,) = _movements("Thousands of civilians fled Malakal on Monday.")
+    assert move.origins == ["geonames:370737"] and not move.destinations
+
+
+def test_a_building_named_without_its_town_is_in_the_town_told_of() -> None:
+    text = "Thousands of civilians fled Malakal on Monday. Many fled to the U.N. base nearby."
+    assert _legs(text) == {("Malakal", "U.N. base")}  # a move within the town
+    draft = draft_scenario(text, story_date=DAY).model_dump()
+    (base,) = [p for p in draft["places"] if p["name"] == "U.N. base"]
+    (town,) = [p for p in draft["places"] if p["name"] == "Malakal"]
+    assert (base["lat"], base["lon"]) == (town["lat"], town["lon"])
+    assert "Malakal" in base["detail"] and "own point" in base["detail"]
+    assert not draft["corridors"]  # not routed: both ends at one point
+    (move,) = [m for m in draft["movements"] if m["destinations"] == [base["id"]]]
+    assert move["origins"] == [town["id"]] and "within one town" in move["note"]
+
+
+def test_a_building_is_not_placed_in_the_town_its_movement_leaves() -> None:
+    # "from X to the Y Hospital": the hospital may be anywhere; kept named, not placed in X
+    text = "Families reached Bani Suheila. From there, they moved to Nasser Hospital."
+    assert not any(p == "Nasser Hospital" for _, p in _legs(text))

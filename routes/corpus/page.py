@@ -66,7 +66,9 @@ def flow_map(merged: list[dict[str, Any]], sentences: Sentences | None = None) -
         )
         days = _days(merged)
         lines = {f["flow_id"]: _arc(f) for f in merged}
-        fit = _fit(lines.values())
+        # a move within one town (both ends at its point) has no arc: in the tables only
+        drawn = [f for f in merged if lines[f["flow_id"]].geom_type == "LineString"]
+        fit = _fit(lines[f["flow_id"]] for f in drawn)
         named = [(f[f"{end}_name"], f[f"{end}_lat"], f[f"{end}_lon"]) for f in merged
                  for end in ("origin", "dest")]  # fmt: skip
         context = add_context(m, fit or [[-60.0, -170.0], [75.0, 170.0]], named)
@@ -78,8 +80,8 @@ def flow_map(merged: list[dict[str, Any]], sentences: Sentences | None = None) -
             (PEOPLE_LAYER, "people_max", OKABE_ITO["vermillion"], False),
         ):
             layer = folium.FeatureGroup(name=name, show=show).add_to(m)
-            peak = max((f[key] or 0 for f in merged), default=0)
-            for f in merged:
+            peak = max((f[key] or 0 for f in drawn), default=0)
+            for f in drawn:
                 flow_id = f"{key}:{f['flow_id']}"
                 group, line = _flow(layer, f, lines[f["flow_id"]], f[key], peak, colour, sentences)
                 groups |= {flow_id: group, f"line:{flow_id}": line, f"parent:{flow_id}": layer}
@@ -128,8 +130,6 @@ def _flow(
 
     group = folium.FeatureGroup(name=f["flow_id"], control=False)
     group.add_to(layer)
-    if line.geom_type != "LineString":
-        return group, None
     title = f"{f['origin_name']} → {f['dest_name']}"
     drawn = folium.PolyLine(
         [latlon(y, x) for x, y in line.coords],

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from routes import scenario
 from routes.distance import great_circle_km
 from routes.errors import ExtractError
-from routes.extract.findings import Extraction, FigureMention, MovementDraft
+from routes.extract.findings import BUILDING, Extraction, FigureMention, MovementDraft
 from routes.extract.gazetteer import Candidate, CuratedPlace, default_extractor
 from routes.extract.text import unique
 from routes.extract.toponyms import FOCUS_RADIUS_KM
@@ -266,6 +266,14 @@ class _Drafter:
             self.sources.setdefault(_COUNTRIES_SOURCE["id"], dict(_COUNTRIES_SOURCE))
             source = _COUNTRIES_SOURCE["id"]
             detail = f"GeoNames {c.geonames_id} ({c.country})"
+        elif c.kind == BUILDING:  # placed at its town's point (Movements._building)
+            record["aliases"] = aliases
+            town = self.places.get(c.source)
+            source = self.story_id
+            detail = (
+                f"a building the story names in {town.name if town else c.admin1 or c.country}; "
+                "placed at that town's point: add its own point from a source"
+            )
         elif c.kind == "region":
             record["aliases"] = aliases
             area_source = _AREA_SOURCES.get(c.source) or {"id": "regions", "title": c.source}
@@ -402,9 +410,21 @@ class _Drafter:
         )
 
     def _routable(self, m: MovementDraft) -> bool:
-        """Both ends stated and placed, the destination no whole country: a corridor."""
+        """Both ends stated and placed apart, the destination no whole country: a corridor."""
         ends = [*m.origins, *m.via, *m.destinations]
-        return m.complete and not self._to_country(m) and not set(ends) & set(self.x.unresolved)
+        return (
+            m.complete
+            and not self._to_country(m)
+            and not set(ends) & set(self.x.unresolved)
+            and not self._one_point(m)
+        )
+
+    def _one_point(self, m: MovementDraft) -> bool:
+        """A move within a town: to a building the story names there, placed at its point."""
+        places = self.places
+        points = {(places[r].lat, places[r].lon) for r in [*m.origins[:1], *m.destinations[:1]]
+                  if r in places}  # fmt: skip
+        return len(points) == 1
 
     def _movements(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
@@ -428,6 +448,15 @@ class _Drafter:
                         *m.notes,
                     ]
                 )
+            elif m.complete and self._one_point(m):
+                name = f"{self._name(m.origins[0])} to {self._name(m.destinations[0])}"
+                base = f"{self.ids[m.origins[0]]}-to-{self.ids[m.destinations[0]]}"
+                note = (
+                    "a move within one town, to or from a building the story names there, "
+                    "placed at the town's point: not routed; add the building's own point "
+                    "from a source to places, then move it to corridors to map it"
+                )
+                note = "; ".join([note, *m.notes])
             elif m.complete:  # to a country: routing to a point inside it would be invented
                 country = self._name(m.destinations[0])
                 name = f"{self._name(m.origins[0])} to {country}"

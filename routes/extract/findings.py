@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 from routes.places.index import IndexCandidate as Candidate
 
 __all__ = [
+    "BUILDING",
     "Attribution",
     "Candidate",
     "Claim",
@@ -28,6 +29,10 @@ __all__ = [
     "Unresolved",
     "VehicleDraft",
 ]
+
+#: The kind and feature of a building the story names in a town it told of, placed at the
+#: town's point (``Movements._building``)
+BUILDING = "building"
 
 _CONTRACTION = re.compile(r"[A-Za-z]+['’](?:ll|re|ve|d|m|t|s)|[A-Za-z]+n['’]t")
 _ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff]")

@@ -433,24 +433,15 @@ class _Reader(Phrases):
                     self._place_role(f, s, "at" if s.at else "", child)
                     continue
                 if case is None:
+                    if child.i in self.names and dep != "obj":
+                        self._object(f, s, child)  # "fled Malakal", Malakal parsed xcomp
                     continue
                 if case in {"with", "by", "in", "aboard", "on"} and self._vehicular(child):
                     sub = list(child.subtree)
                     f.means = (self.p.start(sub[0].i), self.p.end(sub[-1].i))
                 self._place_role(f, s, case, child)
             elif dep == "obj":
-                ends = [dataclasses.replace(e, bare=True) for e in self._ends(child)]
-                if not ends:
-                    continue
-                role = s.place_object
-                if role == "via" and all(e.border for e in ends):
-                    role = "destination"  # "crossed its border", "Egypt's border"
-                if role == "origin":
-                    f.origins += ends
-                elif role == "destination":
-                    f.destinations += ends
-                elif role == "via":
-                    f.via += ends
+                self._object(f, s, child)
             elif dep == "compound" and s.kind in {"noun", "return"} and f.lemma not in NAMED_WAYS:
                 # "the Aleppo evacuation": the place it is of ("the Bab al-Hawa crossing" is
                 # the crossing's own name)
@@ -471,6 +462,20 @@ class _Reader(Phrases):
                 if child.dep_ == "obl:agent" or (child.dep_ == "obj" and not self._ends(child)):
                     for c in [child, *self._conjuncts(child)]:  # "fled hunger and war in X"
                         f.origins += self._located_in(c)
+
+    def _object(self, f: Frame, s: Sense, child: SpacyToken) -> None:
+        """A place the verb takes with no preposition: the role its sense gives its object
+        ("fled X": the origin; "reached X": the destination; "crossed X": the way)."""
+        ends = [dataclasses.replace(e, bare=True) for e in self._ends(child)]
+        role = s.place_object
+        if role == "via" and ends and all(e.border for e in ends):
+            role = "destination"  # "crossed its border", "Egypt's border"
+        if role == "origin":
+            f.origins += ends
+        elif role == "destination":
+            f.destinations += ends
+        elif role == "via":
+            f.via += ends
 
     def _raise(self, f: Frame, s: Sense, arg: SpacyToken) -> None:
         """A phrase of direction the parser hung on an argument belongs to the verb ("took

@@ -23,6 +23,7 @@ import re
 
 from routes.distance import great_circle_km
 from routes.extract.findings import (
+    BUILDING,
     Attribution,
     Candidate,
     DateMention,
@@ -112,6 +113,8 @@ class Movements(Document):
     ) -> tuple[list[MovementDraft], str | None, list[VehicleDraft], dict[str, Unresolved]]:
         """Movements, the origin most told of, vehicles that moved no one, unresolved ends."""
         typed = typed or []
+        #: Buildings the story names in a town it told of (:meth:`_building`), placed there
+        self.buildings: list[Toponym] = []
         self._toponyms = {t.start: t for t in toponyms}
         self._ends = {
             t.start
@@ -156,9 +159,12 @@ class Movements(Document):
         spans = sorted({t.start: t.end for t in toponyms}.items())
         read = [f for p in self._parsed() for f in frames(p, _within(spans, p))]
         places = {t.place.ref: t.place for t in [*toponyms, *typed]}
+        self._places = places  # and the buildings placed while the legs are read
 
         def nested(a: str, b: str) -> bool:
-            return a in places and b in places and _holds(places[a], places[b])
+            if a not in places or b not in places or BUILDING in {places[a].kind, places[b].kind}:
+                return False  # a building is a place of its own in its town
+            return _holds(places[a], places[b])
 
         legs = Tracker(self._refs, nested).legs(read)
         people, vehicles = self._sort(legs, figures)
@@ -231,6 +237,8 @@ class Movements(Document):
                 return [self._named[normalize(end.word)]]
             if (town := self._building_in(end)) is not None:
                 return [town]
+            if (building := self._building(end, frame)) is not None:
+                return [building]
             if not self._a_place_name(end):
                 return []
             return [self._unresolved_ref(end.word, end.start, end.end, frame.sentence)]
@@ -248,6 +256,48 @@ class Movements(Document):
             (r for a, r in self._embedded if end.start <= a < end.end),
             None,
         )
+
+    def _building(self, end: End, frame: Frame) -> str | None:
+        """A building named with no town in its name ("the Central Mosque", "the U.N. base")
+        is in the town told of just before it: a place of its own, named as the story names
+        it, at that town's point (a move to it from the town is a move within the town)."""
+        words = _WORD.findall(self.text, end.start, end.end)
+        after = _WORD.match(self.text, end.end + 1)
+        if after is not None and after[0].lower() in BUILDINGS:
+            stop = after.end()  # "the U.N. base": the name and its head
+        elif words and words[-1].lower() in BUILDINGS:
+            stop = end.end  # "the Central Mosque"
+        else:
+            return None
+        town = self._town_before(end.start, frame)
+        if town is None:
+            return None
+        name = self.text[end.start : stop]
+        ref = f"{BUILDING}:{normalize(name)}"
+        if ref not in self._places:
+            place = dataclasses.replace(
+                town.place, ref=ref, name=name, feature=BUILDING, kind=BUILDING, primary=False,
+                population=0, geonames_id=None, source=town.place.ref, capital="", former=None,
+            )  # fmt: skip
+            why = f"a building the story names in {town.place.name}: placed at the town's point"
+            sentence = bisect.bisect_right([s.start for s in self.sents], end.start)
+            self.buildings.append(Toponym(end.start, stop, name, place, 0.5, sentence, why,
+                                          BUILDING))  # fmt: skip
+            self._places[ref] = place
+        return ref
+
+    def _town_before(self, start: int, frame: Frame) -> Toponym | None:
+        """The last town named before ``start`` in its sentence and the three before, but
+        the one the frame says people left ("from X to the Y hospital": Y is elsewhere)."""
+        first = self.sents[max(0, frame.sentence - 3)].start
+        left = {r for e in frame.origins if e.kind != "name" for r in self._refs(e, frame)}
+        for k in range(bisect.bisect_left(self._starts, start) - 1, -1, -1):
+            t = self._order[k]
+            if t.start < first:
+                return None
+            if t.start in self._ends and t.place.feature in {"city", _TOWN}:
+                return None if t.place.ref in left else t
+        return None
 
     def _dateline_place(self) -> str | None:
         """The place of the story's dateline ("KHARKIV, Ukraine (AP) —"): where "here" is."""
@@ -593,8 +643,8 @@ def _a_movement(a: str, b: str, places: dict[str, Candidate]) -> bool:
     if a == b:
         return False
     pa, pb = places.get(a), places.get(b)
-    if pa is None or pb is None:
-        return True
+    if pa is None or pb is None or BUILDING in {pa.kind, pb.kind}:
+        return True  # a building and its town, or two buildings: a move within the town
     if any(
         outer.feature == "country" and contains(outer, inner)
         for outer, inner in ((pa, pb), (pb, pa))

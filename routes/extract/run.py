@@ -44,7 +44,10 @@ class Run(Toponyms, Figures, Incidents, Movements):
         used = {r for m in movements for r in [*m.origins, *m.destinations]}
         named = {t.place.ref for t in toponyms}
         toponyms = sorted(
-            [*toponyms, *(t for t in self.typed if t.place.ref in used - named)],
+            [
+                *toponyms,
+                *(t for t in [*self.typed, *self.buildings] if t.place.ref in used - named),
+            ],
             key=lambda t: t.start,
         )
         # Incident figures carry the attribution found for the incident.
