@@ -484,3 +484,6 @@ def test_a_building_is_not_placed_in_the_town_its_movement_leaves() -> None:
     # "from X to the Y Hospital": the hospital may be anywhere; kept named, not placed in X
     text = "Families reached Bani Suheila. From there, they moved to Nasser Hospital."
     assert not any(p == "Nasser Hospital" for _, p in _legs(text))
+    # nor an airport the index lacks in the town told of: airports lie outside towns
+    text = "Thousands of civilians fled Malakal on Monday. Many then flew to Wilson Airport."
+    assert not any("Airport" in p for _, p in _legs(text))

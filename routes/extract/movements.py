@@ -263,9 +263,10 @@ class Movements(Document):
         it, at that town's point (a move to it from the town is a move within the town)."""
         words = _WORD.findall(self.text, end.start, end.end)
         after = _WORD.match(self.text, end.end + 1)
-        if after is not None and after[0].lower() in BUILDINGS:
+        inside = BUILDINGS - {"airport"}  # an airport the index lacks may be far from any town
+        if after is not None and after[0].lower() in inside:
             stop = after.end()  # "the U.N. base": the name and its head
-        elif words and words[-1].lower() in BUILDINGS:
+        elif words and words[-1].lower() in inside:
             stop = end.end  # "the Central Mosque"
         else:
             return None
