@@ -487,3 +487,22 @@ def test_a_building_is_not_placed_in_the_town_its_movement_leaves() -> None:
     # nor an airport the index lacks in the town told of: airports lie outside towns
     text = "Thousands of civilians fled Malakal on Monday. Many then flew to Wilson Airport."
     assert not any("Airport" in p for _, p in _legs(text))
+
+
+def test_a_state_that_deports_people_is_where_they_leave() -> None:
+    # the people deported are its object ("thousands of Haitians" names no place), the
+    # country deporting them is their origin, "back to their country" hangs on "back"
+    (move,) = _movements(
+        "The Dominican Republic deported thousands of Haitians back to their country."
+    )
+    assert (move.origins, move.destinations) == (["geonames:3508796"], ["geonames:3723988"])
+    assert move.who == ["Haitians"]
+
+
+def test_the_people_a_noun_of_movement_is_of_are_its_movers() -> None:
+    # "of thousands of Haitians" is who moves (the "of Aleppo" of "the evacuation of
+    # Aleppo" is a place): so "their country" is Haiti
+    (move,) = _movements(
+        "Officials ordered the expulsion of thousands of Haitians to their country."
+    )
+    assert move.destinations == ["geonames:3723988"] and not move.origins

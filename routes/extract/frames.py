@@ -403,8 +403,12 @@ class _Reader(Phrases):
 
     def _dependents(self, tok: SpacyToken, s: Sense) -> list[SpacyToken]:
         """A word's dependents; a noun of movement that is the subject of a verb of aspect
-        ("evacuations began for thousands from X") takes that verb's phrases too."""
+        ("evacuations began for thousands from X") takes that verb's phrases too, and a verb
+        the phrases the parse hung on its particle ("sent them back to their country")."""
         out = list(tok.children)
+        out += [g for c in tok.children if c.dep_ in {"advmod", "compound:prt"}
+                and c.lower_ in {"back", "away", "out", "off", "over"}
+                for g in c.children if g.dep_ in {"obl", "nmod"}]  # fmt: skip
         argument = s.kind in {"noun", "return"} and tok.dep_ in {"nsubj", "nsubj:pass", "obj"}
         head = tok.head
         if argument and (head.lower_ in ASPECT_WORDS or lemma(head.text) in OPENING):
@@ -549,8 +553,9 @@ class _Reader(Phrases):
             if beneficiary is not None:  # "evacuations for thousands of civilians from X"
                 self._raise(f, s, beneficiary)
             candidate = of if of is not None else poss if poss is not None else beneficiary
-            if of is not None and self._ends(of):
-                f.origins += self._ends(of)  # "the evacuation of Aleppo"
+            people = of is not None and (m := self._describe(of)) is not None and m.kind == "people"
+            if of is not None and not people and self._ends(of):
+                f.origins += self._ends(of)  # "the evacuation of Aleppo", not "of 2,000 Syrians"
                 return None
             mover = self._describe(candidate) if candidate is not None else None
             return mover if mover is not None and mover.kind else None
@@ -558,9 +563,20 @@ class _Reader(Phrases):
             if subject is not None:
                 f.destinations += self._ends(subject)
             return self._describe(obj) if obj is not None else None
-        if obj is not None and s.moves == "object" and not self._ends(obj):
-            moved = self._describe(obj)
-            if moved is not None and moved.kind and lemma(obj.text) not in CONVEYANCE:
+        if obj is not None and s.moves == "object":
+            moved = self._describe(obj)  # "deported thousands of Haitians": people, not a place
+            if (
+                moved is not None
+                and moved.kind
+                and lemma(obj.text) not in CONVEYANCE
+                and (moved.kind == "people" or not self._ends(obj))
+            ):
+                if (
+                    subject is not None
+                    and subject.i in self.names
+                    and not any(e.kind == "toponym" for e in f.origins)
+                ):
+                    f.origins += self._ends(subject)  # "Turkey deported Syrians": from Turkey
                 return moved
         if subject is not None:
             if subject.lower_ in RELATIVES and tok.dep_ == "acl:relcl":
