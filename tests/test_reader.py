@@ -506,3 +506,12 @@ def test_the_people_a_noun_of_movement_is_of_are_its_movers() -> None:
         "Officials ordered the expulsion of thousands of Haitians to their country."
     )
     assert move.destinations == ["geonames:3723988"] and not move.origins
+
+
+def test_took_in_is_received_when_the_parse_gives_in_to_the_people() -> None:
+    # "taken in" with "in" parsed as the people's preposition: Turkey received them, and the
+    # relative clause says where they came from
+    text = "Turkey has taken in some 3.7 million Syrians who fled their country."
+    (move,) = _movements(text)
+    assert (move.origins, move.destinations) == (["geonames:163843"], ["curated:turkey"])
+    assert [f.value for f in move.figures] == [3_700_000]

@@ -272,9 +272,7 @@ class _Reader(Phrases):
             c.dep_ == "obj" and lemma(c.text) in REFUGE_NOUNS for c in tok.children
         ):
             base, s = "seek", VERBS["seek"]  # "took refuge in X": went to X
-        if base == "take" and any(
-            c.dep_ == "compound:prt" and c.lower_ == "in" for c in tok.children
-        ):
+        if base == "take" and self._taken_in(tok):
             base, s = "receive", VERBS["receive"]  # "Turkey has taken in 3.7 million Syrians"
         back = any(c.lower_ == "back" for c in tok.children)
         if s.kind == "move" and back and self._child(tok, "obj") is None:  # not "sent money back"
@@ -467,6 +465,14 @@ class _Reader(Phrases):
                     for c in [child, *self._conjuncts(child)]:  # "fled hunger and war in X"
                         f.origins += self._located_in(c)
 
+    def _taken_in(self, tok: SpacyToken) -> bool:
+        """ "Took in" people: its particle, or the "in" right after it that the parse gave
+        the people as their preposition ("has taken in 3.7 million Syrians")."""
+        after = tok.i + 1 < len(tok.doc) and tok.doc[tok.i + 1].lower_ == "in"
+        return lemma(tok.text) == "take" and (
+            any(c.dep_ == "compound:prt" and c.lower_ == "in" for c in tok.children) or after
+        )
+
     def _object(self, f: Frame, s: Sense, child: SpacyToken) -> None:
         """A place the verb takes with no preposition: the role its sense gives its object
         ("fled X": the origin; "reached X": the destination; "crossed X": the way)."""
@@ -562,6 +568,9 @@ class _Reader(Phrases):
         if s.kind == "receive":
             if subject is not None:
                 f.destinations += self._ends(subject)
+            if obj is None and self._taken_in(tok):  # "in" read as the people's preposition
+                obj = next((c for c in tok.children if c.dep_ == "obl" and self._case(c) == "in"),
+                           None)  # fmt: skip
             return self._describe(obj) if obj is not None else None
         if obj is not None and s.moves == "object":
             moved = self._describe(obj)  # "deported thousands of Haitians": people, not a place
