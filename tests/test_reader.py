@@ -515,3 +515,10 @@ def test_took_in_is_received_when_the_parse_gives_in_to_the_people() -> None:
     (move,) = _movements(text)
     assert (move.origins, move.destinations) == (["geonames:163843"], ["curated:turkey"])
     assert [f.value for f in move.figures] == [3_700_000]
+
+
+def test_the_place_a_war_they_fled_engulfed_is_their_origin() -> None:
+    (move,) = _movements(
+        "Thousands of civilians are fleeing the civil war that has engulfed Yemen."
+    )
+    assert move.origins == ["geonames:69543"] and not move.destinations

@@ -464,6 +464,11 @@ class _Reader(Phrases):
                 if child.dep_ == "obl:agent" or (child.dep_ == "obj" and not self._ends(child)):
                     for c in [child, *self._conjuncts(child)]:  # "fled hunger and war in X"
                         f.origins += self._located_in(c)
+                        f.origins += [  # "fled the war that has engulfed X"
+                            e for r in c.children if r.dep_ == "acl:relcl"
+                            for g in r.children if g.i in self.names
+                            and g.dep_ in {"obj", "xcomp", "obl"} for e in self._end(g)
+                        ]  # fmt: skip
 
     def _taken_in(self, tok: SpacyToken) -> bool:
         """ "Took in" people: its particle, or the "in" right after it that the parse gave
