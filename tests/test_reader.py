@@ -522,3 +522,9 @@ def test_the_place_a_war_they_fled_engulfed_is_their_origin() -> None:
         "Thousands of civilians are fleeing the civil war that has engulfed Yemen."
     )
     assert move.origins == ["geonames:69543"] and not move.destinations
+
+
+def test_set_up_is_no_movement_set_off_is() -> None:
+    assert not _movements("Reception centres were set up in Edmonton and Calgary for evacuees.")
+    (move,) = _movements("Thousands set off for Calgary on foot.")
+    assert move.destinations == ["geonames:5913490"]

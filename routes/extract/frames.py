@@ -277,6 +277,10 @@ class _Reader(Phrases):
         back = any(c.lower_ == "back" for c in tok.children)
         if s.kind == "move" and back and self._child(tok, "obj") is None:  # not "sent money back"
             s = dataclasses.replace(s, kind="return")  # "crossed back into X": a return
+        if base == "set" and not any(
+            c.lower_ in {"off", "out", "forth", "sail"} for c in tok.children
+        ):
+            return None  # "set off for X", not "set up reception centres in X"
         if base in ASPECT_WORDS and any(
             c.dep_ == "xcomp" and self._sense(c) is not None for c in tok.children
         ):
