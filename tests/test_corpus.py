@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 
 from routes.cli import app
 from routes.corpus import run_corpus
+from routes.corpus.mapping import flows_scenario
 
 FIXTURES = Path(__file__).parent / "fixtures" / "corpus"
 STORIES = FIXTURES / "stories.jsonl"
@@ -107,6 +108,19 @@ def test_a_move_within_one_town_is_a_flow_with_no_arc(tmp_path: Path, one_worker
     assert flow.geometry.length == 0  # both ends at the town's point
     page = (tmp_path / "out" / "map.html").read_text(encoding="utf-8")
     assert "routes-flow-line" not in page  # no arc drawn, and the page is written
+    # `routes map -s flows.parquet` has nothing to route: one line, no page
+    result = CliRunner().invoke(app, ["map", "-s", str(tmp_path / "out" / "flows.parquet"),
+                                      "-o", str(tmp_path / "m.html"), "--offline"])  # fmt: skip
+    assert result.exit_code != 0 and "move within one town" in result.output
+    assert not (tmp_path / "m.html").exists()
+    # beside a flow between two towns, it is left out of the routes and named for review
+    other = {"id": "apart-1", "text": "Thousands fled Mosul to Erbil.", "date": "2017-03-02"}
+    with stories.open("a") as more:
+        more.write(json.dumps(other) + "\n")
+    run_corpus(stories, tmp_path / "out2", scheduler=one_worker)
+    scenario = flows_scenario(tmp_path / "out2" / "flows.parquet")
+    assert [c.name for c in scenario.corridors] == ["Mosul to Erbil"]
+    assert any("move within one town" in r for r in scenario.review)
 
 
 def test_lgl_on_two_workers_is_lgl_on_one(
