@@ -532,3 +532,10 @@ def test_set_up_is_no_movement_set_off_is() -> None:
     assert ("Jasper", "Calgary") not in _legs(text)
     (move,) = _movements("Thousands set off for Calgary on foot.")
     assert move.destinations == ["geonames:5913490"]
+
+
+def test_a_country_named_as_a_towns_locator_makes_no_movement_of_its_own() -> None:
+    text = "People who fled an attack on Rann, Nigeria, found shelter after arriving in Goura."
+    origins = [m.origins for m in _movements(text)]
+    assert ["geonames:2324576"] in origins  # Rann
+    assert ["geonames:2328926"] not in origins  # Nigeria: where Rann is, told again

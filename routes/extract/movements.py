@@ -704,7 +704,8 @@ def _finer(fine: MovementDraft, coarse: MovementDraft, places: dict[str, Candida
     region = origin in places and places[origin].feature in {"admin1", "admin2", "area"}
     town = end == coarse.destinations[0] and end in places and places[end].feature != "country"
     headline = not coarse.who  # "Caravan heads from Mexico to US", told by no one
-    inside = (region or town or headline) and within(origin, coarse.origins[0])
+    country = coarse.origins[0] in places and places[coarse.origins[0]].feature == "country"
+    inside = (region or town or headline or country) and within(origin, coarse.origins[0])
     return (
         (origin == coarse.origins[0] or inside)
         and within(end, coarse.destinations[0])
