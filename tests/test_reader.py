@@ -539,3 +539,11 @@ def test_a_country_named_as_a_towns_locator_makes_no_movement_of_its_own() -> No
     origins = [m.origins for m in _movements(text)]
     assert ["geonames:2324576"] in origins  # Rann
     assert ["geonames:2328926"] not in origins  # Nigeria: where Rann is, told again
+
+
+def test_refuge_in_a_place_hung_on_refuge_is_where_they_went() -> None:
+    text = (
+        "Hundreds of people who fled the bloodshed in Andijan to seek refuge in neighbouring "
+        "Kyrgyzstan have been telling stories."
+    )
+    assert _legs(text) == {("Andijan", "Kyrgyzstan")}

@@ -243,6 +243,8 @@ class _Reader(Phrases):
                 f.origins.append(End(a, b, "toponym"))
             elif case in DESTINATION_CASES and not f.destinations:
                 f.destinations.append(End(a, b, "toponym"))
+            elif case in AT_CASES and f.sense.at and f.kind == "move" and not f.destinations:
+                f.destinations.append(End(a, b, "toponym"))  # "sought refuge in X" hung on refuge
             used.add((a, b))
 
     def gapped(self, tok: SpacyToken, f: Frame) -> list[Frame]:
