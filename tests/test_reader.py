@@ -547,3 +547,11 @@ def test_refuge_in_a_place_hung_on_refuge_is_where_they_went() -> None:
         "Kyrgyzstan have been telling stories."
     )
     assert _legs(text) == {("Andijan", "Kyrgyzstan")}
+
+
+def test_people_headed_for_a_place_are_going_there() -> None:
+    # "headed" tagged an adjective is still a verb of movement; the place in the people
+    # carried is where they go, not where the train left
+    (move,) = _movements("An Amtrak train carrying 1,024 people headed for Memphis.")
+    assert (move.origins, move.destinations) == ([], ["geonames:4641239"])
+    assert [f.value for f in move.figures] == [1024]

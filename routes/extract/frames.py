@@ -400,7 +400,13 @@ class _Reader(Phrases):
             if found is not None or any(c.dep_ == "det" for c in tok.children):
                 return found
             # a headline's verb read as a noun: "Civilians flee from X to Y"
-            verbal = any(self._case(c) in ORIGIN_CASES | DESTINATION_CASES for c in tok.children)
+            verbal = any(
+                self._case(c) in {*ORIGIN_CASES, *DESTINATION_CASES, "for"} for c in tok.children
+            )
+        if tag == "JJ" and tok.dep_ == "acl":  # "people headed for X", tagged an adjective
+            verbal = any(
+                self._case(c) in {*ORIGIN_CASES, *DESTINATION_CASES, "for"} for c in tok.children
+            )
         if verbal or tok.lower_ == "bound":
             return sense(tok.text, noun=False)
         return None
@@ -487,6 +493,10 @@ class _Reader(Phrases):
     def _object(self, f: Frame, s: Sense, child: SpacyToken) -> None:
         """A place the verb takes with no preposition: the role its sense gives its object
         ("fled X": the origin; "reached X": the destination; "crossed X": the way)."""
+        place = child.i in self.names or self._place_noun(child)  # "reach Tumbes City"
+        moved = None if place else self._describe(child)
+        if moved is not None and moved.kind == "people":
+            return  # "carrying 1,024 people headed for X": who, not where (their home is theirs)
         ends = [dataclasses.replace(e, bare=True) for e in self._ends(child)]
         role = s.place_object
         if role == "via" and ends and all(e.border for e in ends):
