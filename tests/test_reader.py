@@ -555,3 +555,13 @@ def test_people_headed_for_a_place_are_going_there() -> None:
     (move,) = _movements("An Amtrak train carrying 1,024 people headed for Memphis.")
     assert (move.origins, move.destinations) == ([], ["geonames:4641239"])
     assert [f.value for f in move.figures] == [1024]
+
+
+def test_home_is_the_country_of_the_people_named() -> None:
+    text = "More than 10,000 Mozambicans have fled home from South Africa to escape attacks."
+    (move,) = _movements(text)
+    assert (move.origins, move.destinations) == (["geonames:953987"], ["geonames:1036973"])
+    # going home is not from where the story is: the Kosovars did not leave Dili
+    text = "Thousands fled Dili on Monday. Nearly 850,000 Kosovars were escorted home by troops."
+    kosovo = next(m for m in _movements(text) if m.destinations == ["geonames:831053"])
+    assert kosovo.origins == []

@@ -493,6 +493,10 @@ class _Reader(Phrases):
     def _object(self, f: Frame, s: Sense, child: SpacyToken) -> None:
         """A place the verb takes with no preposition: the role its sense gives its object
         ("fled X": the origin; "reached X": the destination; "crossed X": the way)."""
+        if child.lower_ == "home" and not any(c.dep_ == "nmod:poss" for c in child.children):
+            at = (self.p.start(child.i), self.p.end(child.i))
+            f.destinations.append(End(*at, "anaphor", "home"))  # "fled home": went home
+            return
         place = child.i in self.names or self._place_noun(child)  # "reach Tumbes City"
         moved = None if place else self._describe(child)
         if moved is not None and moved.kind == "people":

@@ -335,9 +335,10 @@ class Movements(Document):
     def _antecedent(self, end: End, frame: Frame) -> list[str]:
         """The place an anaphor refers back to: the last place named before it in the
         sentences just before (of the kind its word names)."""
-        if end.word == "own country":  # "Syrians who fled their country": Syria
+        if end.word in {"own country", "home"}:  # "Syrians who fled their country": Syria
             m = frame.mover
             spans = [m.span] if m is not None else []
+            # "Mozambicans went home": to Mozambique
             return [r for a, r in self._peoples.items() for x, y in spans if x <= a < y][:1]
         accepted = _ANAPHORS.get(end.word)
         back = 0 if end.word == "where" else 3  # "to X, from where": X, in the same sentence

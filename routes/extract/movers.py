@@ -227,6 +227,8 @@ class Tracker:
         """The frame's movement, its ends filled in from where the story has its people."""
         anaphors = [e for e in f.destinations if e.kind == "anaphor" and e.word == "home"]
         destinations = self._refs([e for e in f.destinations if e not in anaphors], f)
+        if anaphors and not destinations:
+            destinations = self._refs(anaphors, f)  # "Mozambicans went home": Mozambique
         if anaphors and not destinations and party is not None and party.home is not None:
             destinations = [party.home]  # "returned home"
         origins = self._refs(f.origins, f)
@@ -317,7 +319,8 @@ class Tracker:
         if not leg.origins and causes and self._apart(causes, leg.destinations):
             self._from(leg, causes[0], "cause", f.sentence)  # "fled to Y after fighting in X"
         scene = self.scene
-        if scene is None or leg.origins:
+        home = any(e.kind == "anaphor" and e.word == "home" for e in f.destinations)
+        if scene is None or leg.origins or home:  # going home: not from where the story is
             return
         if leg.destinations and f.kind == "move" and self._apart([scene[0]], leg.destinations):
             self._from(leg, scene[0], "scene", scene[1])  # "thousands left their homes"
