@@ -565,3 +565,9 @@ def test_home_is_the_country_of_the_people_named() -> None:
     text = "Thousands fled Dili on Monday. Nearly 850,000 Kosovars were escorted home by troops."
     kosovo = next(m for m in _movements(text) if m.destinations == ["geonames:831053"])
     assert kosovo.origins == []
+
+
+def test_a_peoples_side_is_their_country() -> None:
+    text = "Some 15,000 Mauritanians have been forced to cross the river to the Senegalese side."
+    (move,) = _movements(text)
+    assert move.destinations == ["geonames:2245662"]
