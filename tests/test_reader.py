@@ -571,3 +571,11 @@ def test_a_peoples_side_is_their_country() -> None:
     text = "Some 15,000 Mauritanians have been forced to cross the river to the Senegalese side."
     (move,) = _movements(text)
     assert move.destinations == ["geonames:2245662"]
+
+
+def test_people_a_cause_prompted_to_flee_are_the_movers() -> None:
+    text = (
+        "The fighting in Macedonia has prompted tens of thousands of Albanians to flee across "
+        "the border into Kosovo."
+    )
+    assert _legs(text) == {("Macedonia", "Kosovo")}

@@ -652,7 +652,9 @@ class _Reader(Phrases):
             return self._describe(head)
         if dep == "xcomp":
             obj = self._child(head, "obj")
-            moved = self._describe(obj) if obj is not None and not self._ends(obj) else None
+            moved = self._describe(obj) if obj is not None else None
+            if moved is not None and moved.kind != "people" and obj is not None and self._ends(obj):
+                moved = None  # "forced the town to evacuate"; "forced thousands of X to" moves
             if moved is not None and (moved.kind or self._sense(head) is None):
                 return moved  # "forced thousands to flee", not "fleeing war crossed"
         if dep in {"xcomp", "conj", "advcl", "ccomp"}:
