@@ -579,3 +579,8 @@ def test_people_a_cause_prompted_to_flee_are_the_movers() -> None:
         "the border into Kosovo."
     )
     assert _legs(text) == {("Macedonia", "Kosovo")}
+
+
+def test_a_given_name_no_gazetteer_has_is_no_end() -> None:
+    text = "Lance reached Manila by plane. In Manila, Lance's mother Kathy welcomes her family."
+    assert not extract(text, story_date=DAY).unresolved  # Kathy is no place they went to

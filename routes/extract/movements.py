@@ -37,7 +37,7 @@ from routes.extract.frames import End, Frame, frames
 from routes.extract.lexicon import BUILDINGS, ORG_HEADS, PRONOUNS
 from routes.extract.movers import Leg, Tracker
 from routes.extract.parse import Parsed, parse
-from routes.extract.people import common_words
+from routes.extract.people import common_words, first_names
 from routes.extract.phrases import PEOPLE_PRONOUNS
 from routes.extract.senses import (
     MOVEMENT_NOUNS,
@@ -324,6 +324,8 @@ class Movements(Document):
         ):
             return False  # "People", "Community": capitalised, not named as places
         if normalize(words[-1]) in self.persons or normalize(words[0]) in self.persons:
+            return False
+        if words[0].lower() in first_names():  # "Katrina evacuees", "Charles Clark": no place
             return False
         return not any(r.start <= end.start < r.end for r in self.rejected)
 
