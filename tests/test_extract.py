@@ -141,6 +141,16 @@ def test_a_draft_without_corridors_is_a_valid_draft_that_maps_as_a_draft(
     assert f"{draft.movements[0].name}: destination not stated" in out.read_text(encoding="utf-8")
 
 
+def test_a_move_within_one_town_maps_as_a_draft_labelled_so(tmp_path: Path, runner: Any) -> None:
+    text = "Thousands of civilians fled Malakal on Monday. Many fled to the U.N. base nearby."
+    draft = draft_scenario(text, story_date=STORY_DATE)
+    path, out = tmp_path / "draft.yaml", tmp_path / "m.html"
+    path.write_text(scenario.dump(draft), encoding="utf-8")
+    result = runner.invoke(app, ["map", "--offline", "--draft", "-s", str(path), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "Malakal to U.N. base: a move within one town, not routed" in out.read_text("utf-8")
+
+
 def test_an_undated_story_is_extracted_once(cnn_text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The story's date comes from the text in the same pass (no second extraction)."""
     from routes.extract import Extractor

@@ -34,14 +34,20 @@ _STUB_SHARE, _MIN_STUB_DEG = 0.18, 0.15
 _IN_FROM, _OUT_TO = 315.0, 135.0
 
 
-def missing_end(movement: Movement) -> str:
-    """What keeps a movement from being a corridor, in a reader's words."""
+def missing_end(movement: Movement, placed: dict[str, Any] | None = None) -> str:
+    """What keeps a movement from being a corridor, in a reader's words (``placed``: the
+    scenario's places by id, to tell a move within one town or to a whole country)."""
     if not movement.origins and not movement.destinations:
         return "origin and destination not stated"
     if not movement.origins:
         return "origin not stated"
     if not movement.destinations:
         return "destination not stated"
+    ends = [(placed or {}).get(i) for i in (movement.origins[0], movement.destinations[0])]
+    if ends[0] is not None and ends[1] is not None:
+        if (ends[0].lat, ends[0].lon) == (ends[1].lat, ends[1].lon):
+            return "a move within one town, not routed"
+        return "not routed (to a whole country, or a place to check)"
     return "an end is not placed on the map"
 
 
@@ -63,7 +69,7 @@ def add_open_movements(
     labels: list[Label] = []
     for movement, (start, end, label_at) in drawn:
         line = LineString([start, end])
-        text = f"{movement.name}: {missing_end(movement)}"
+        text = f"{movement.name}: {missing_end(movement, placed)}"
         folium.PolyLine(
             [latlon(y, x) for x, y in line.coords],
             color=OPEN_COLOUR,
@@ -119,8 +125,9 @@ def _rows(movement: Movement, scenario: Scenario) -> list[tuple[str, object]]:
     names = {p.id: p.name for p in scenario.places} | {u.id: u.name for u in scenario.unresolved}
     prefix = f"movement {movement.id}: "
     checks = [r.removeprefix(prefix) for r in scenario.review if r.startswith(prefix)]
+    why = missing_end(movement, {p.id: p for p in scenario.places})
     return [
-        ("Not stated", missing_end(movement).removesuffix(" not stated")),
+        ("Not stated" if why.endswith(" not stated") else "Open", why.removesuffix(" not stated")),
         ("From", ", ".join(names.get(i, i) for i in movement.origins)),
         ("To", ", ".join(names.get(i, i) for i in movement.destinations)),
         ("Date", days_text(movement.date)),
