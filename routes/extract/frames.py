@@ -163,6 +163,8 @@ def frames(parsed: Parsed, toponyms: dict[int, int]) -> list[Frame]:
 
 
 _RANK = {"people": 3, "military": 2, "vehicles": 1}
+#: The words that make "set" a verb of movement ("set off", "set out", "set sail")
+SETTING_OFF = frozenset(["off", "out", "forth", "sail"])
 
 
 def _share(found: list[Frame]) -> None:
@@ -279,9 +281,7 @@ class _Reader(Phrases):
         back = any(c.lower_ == "back" for c in tok.children)
         if s.kind == "move" and back and self._child(tok, "obj") is None:  # not "sent money back"
             s = dataclasses.replace(s, kind="return")  # "crossed back into X": a return
-        if base == "set" and not any(
-            c.lower_ in {"off", "out", "forth", "sail"} for c in tok.children
-        ):
+        if base == "set" and not {c.lower_ for c in tok.children} & SETTING_OFF:
             return None  # "set off for X", not "set up reception centres in X"
         if base in ASPECT_WORDS and any(
             c.dep_ == "xcomp" and self._sense(c) is not None for c in tok.children

@@ -113,8 +113,7 @@ class Movements(Document):
     ) -> tuple[list[MovementDraft], str | None, list[VehicleDraft], dict[str, Unresolved]]:
         """Movements, the origin most told of, vehicles that moved no one, unresolved ends."""
         typed = typed or []
-        #: Buildings the story names in a town it told of (:meth:`_building`), placed there
-        self.buildings: list[Toponym] = []
+        self.buildings: list[Toponym] = []  # placed at the town told of (:meth:`_building`)
         self._toponyms = {t.start: t for t in toponyms}
         self._ends = {
             t.start
