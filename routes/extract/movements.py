@@ -341,11 +341,12 @@ class Movements(Document):
             spans = [m.span] if m is not None else []
             # "Mozambicans went home": to Mozambique
             return [r for a, r in self._peoples.items() for x, y in spans if x <= a < y][:1]
-        if end.word == "side":  # "crossed to the Senegalese side": Senegal
-            before = self.text[max(0, end.start - 40) : end.start].rstrip()
-            return [r for a, r in self._peoples.items()
-                    if before.endswith(self.text[a : end.start].rstrip())
-                    and _WORD.fullmatch(self.text[a : end.start].strip())][:1]  # fmt: skip
+        if end.word == "side":  # "crossed to the Senegalese side": the name right before it
+            return [
+                r
+                for a, r in self._peoples.items()
+                if a < end.start and _WORD.fullmatch(self.text[a : end.start].strip())
+            ]
         accepted = _ANAPHORS.get(end.word)
         back = 0 if end.word == "where" else 3  # "to X, from where": X, in the same sentence
         first = self.sents[max(0, frame.sentence - back)].start
