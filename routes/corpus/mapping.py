@@ -73,15 +73,15 @@ def flows_scenario(path: str | Path, *, data: bytes | None = None) -> Scenario:
     (:class:`~routes.corpus.records.Flow`: coordinates, JSON columns, claims, counts,
     references, dates).
     """
-    read = _read(Path(path), data)
-    # a move within one town (to a building placed at the town's point) has no route
-    flows = [
-        f for f in read if (f["origin_lat"], f["origin_lon"]) != (f["dest_lat"], f["dest_lon"])
-    ]
+    flows: list[dict[str, Any]] = []
+    within: list[dict[str, Any]] = []
+    for f in _read(Path(path), data):
+        # a move within one town (to a building placed at the town's point) has no route
+        one_point = (f["origin_lat"], f["origin_lon"]) == (f["dest_lat"], f["dest_lon"])
+        (within if one_point else flows).append(f)
     if not flows:
         raise UsageError(f"{path}: every flow in it is a move within one town (both ends at "
                          "one point); nothing to route")  # fmt: skip
-    within = [f["flow_id"] for f in read if f not in flows]
     sources: dict[str, Source] = {}
     places: dict[str, dict[str, Any]] = {}
     try:
@@ -111,7 +111,7 @@ def flows_scenario(path: str | Path, *, data: bytes | None = None) -> Scenario:
         "review": [
             "every flow was drafted by routes corpus from its stories' text; "
             "check each claim against the story it cites",
-            *([f"not mapped, each a move within one town: {', '.join(within)}"] if within else []),
+            *[f"not mapped, a move within one town: {f['flow_id']}" for f in within],
         ],
     }
     return validate(

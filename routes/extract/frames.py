@@ -399,17 +399,17 @@ class _Reader(Phrases):
             found = sense(tok.text, noun=True)
             if found is not None or any(c.dep_ == "det" for c in tok.children):
                 return found
-            # a headline's verb read as a noun: "Civilians flee from X to Y"
-            verbal = any(
-                self._case(c) in {*ORIGIN_CASES, *DESTINATION_CASES, "for"} for c in tok.children
-            )
+            verbal = self._directed(tok)  # a headline's verb read as a noun: "Civilians flee"
         if tag == "JJ" and tok.dep_ == "acl":  # "people headed for X", tagged an adjective
-            verbal = any(
-                self._case(c) in {*ORIGIN_CASES, *DESTINATION_CASES, "for"} for c in tok.children
-            )
+            verbal = self._directed(tok)
         if verbal or tok.lower_ == "bound":
             return sense(tok.text, noun=False)
         return None
+
+    def _directed(self, tok: SpacyToken) -> bool:
+        """A word with a phrase of direction of its own ("from X", "to Y", "for Y")."""
+        return any(self._case(c) in {*ORIGIN_CASES, *DESTINATION_CASES, "for"}
+                   for c in tok.children)  # fmt: skip
 
     def _dependents(self, tok: SpacyToken, s: Sense) -> list[SpacyToken]:
         """A word's dependents; a noun of movement that is the subject of a verb of aspect
@@ -598,13 +598,8 @@ class _Reader(Phrases):
                            None)  # fmt: skip
             return self._describe(obj) if obj is not None else None
         if obj is not None and s.moves == "object":
-            moved = self._describe(obj)  # "deported thousands of Haitians": people, not a place
-            if (
-                moved is not None
-                and moved.kind
-                and lemma(obj.text) not in CONVEYANCE
-                and (moved.kind == "people" or not self._ends(obj))
-            ):
+            moved = self._moved(obj)
+            if moved is not None and moved.kind and lemma(obj.text) not in CONVEYANCE:
                 if (
                     subject is not None
                     and subject.i in self.names
@@ -640,6 +635,14 @@ class _Reader(Phrases):
             return self._describe(named)  # the headline's "Civilians flee ..."
         return self._lent(tok)
 
+    def _moved(self, obj: SpacyToken) -> Mover | None:
+        """Who an object is, as a mover: people even with a place named in them ("deported
+        thousands of Haitians"), else only what names no place ("ordered the town to")."""
+        moved = self._describe(obj)
+        if moved is not None and moved.kind != "people" and self._ends(obj):
+            return None
+        return moved
+
     def _lent(self, tok: SpacyToken) -> Mover | None:
         """A mover from the word this one depends on: "forced thousands to flee",
         "people fleeing X", "fled X and reached Y", "began evacuating"."""
@@ -652,9 +655,7 @@ class _Reader(Phrases):
             return self._describe(head)
         if dep == "xcomp":
             obj = self._child(head, "obj")
-            moved = self._describe(obj) if obj is not None else None
-            if moved is not None and moved.kind != "people" and obj is not None and self._ends(obj):
-                moved = None  # "forced the town to evacuate"; "forced thousands of X to" moves
+            moved = self._moved(obj) if obj is not None else None
             if moved is not None and (moved.kind or self._sense(head) is None):
                 return moved  # "forced thousands to flee", not "fleeing war crossed"
         if dep in {"xcomp", "conj", "advcl", "ccomp"}:

@@ -280,9 +280,8 @@ class Movements(Document):
                 population=0, geonames_id=None, source=town.place.ref, capital="", former=None,
             )  # fmt: skip
             why = f"a building the story names in {town.place.name}: placed at the town's point"
-            sentence = bisect.bisect_right([s.start for s in self.sents], end.start)
-            self.buildings.append(Toponym(end.start, stop, name, place, 0.5, sentence, why,
-                                          BUILDING))  # fmt: skip
+            self.buildings.append(Toponym(end.start, stop, name, place, 0.5, frame.sentence + 1,
+                                          why, BUILDING))  # fmt: skip
             self._places[ref] = place
         return ref
 

@@ -34,7 +34,7 @@ _STUB_SHARE, _MIN_STUB_DEG = 0.18, 0.15
 _IN_FROM, _OUT_TO = 315.0, 135.0
 
 
-def missing_end(movement: Movement, placed: dict[str, Any] | None = None) -> str:
+def missing_end(movement: Movement, placed: dict[str, Any]) -> str:
     """What keeps a movement from being a corridor, in a reader's words (``placed``: the
     scenario's places by id, to tell a move within one town or to a whole country)."""
     if not movement.origins and not movement.destinations:
@@ -43,7 +43,7 @@ def missing_end(movement: Movement, placed: dict[str, Any] | None = None) -> str
         return "origin not stated"
     if not movement.destinations:
         return "destination not stated"
-    ends = [(placed or {}).get(i) for i in (movement.origins[0], movement.destinations[0])]
+    ends = [placed.get(i) for i in (movement.origins[0], movement.destinations[0])]
     if ends[0] is not None and ends[1] is not None:
         if (ends[0].lat, ends[0].lon) == (ends[1].lat, ends[1].lon):
             return "a move within one town, not routed"
