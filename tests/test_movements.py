@@ -286,6 +286,18 @@ def test_a_far_namesake_is_no_movement_s_end_and_the_review_says_why() -> None:
     )
 
 
+def test_a_renowned_far_namesake_names_no_country_for_itself() -> None:
+    """San-Pédro, a city of Côte d'Ivoire, is the best reading of "San Pedro" alone; it makes
+    no story of Mozambique one of Côte d'Ivoire, so the camp stays named and unresolved."""
+    text = (
+        "Cyclone survivors in Beira, Mozambique, crowded into schools. "
+        "Teams moved families from Beira to the San Pedro camp on Monday."
+    )
+    draft = _draft(text)
+    assert all(p.get("country") != "CI" for p in draft["places"])
+    assert "San Pedro" in [u["name"] for u in draft["unresolved"]]
+
+
 def test_a_close_runner_up_far_away_is_named_in_the_review() -> None:
     """A local story (LGL 41662233, read from ../shared) whose "Roy" could as well be the Roy
     of another state, 1,060 km away: the review says which."""

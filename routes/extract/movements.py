@@ -118,8 +118,7 @@ class Movements(Document):
         self._ends = {
             t.start
             for t in toponyms
-            if (t.confidence >= WEAK_END or t.place.country in {focus, *self.countries})
-            and t.start not in self.far_only
+            if self._sure_end(t, focus) and t.start not in self.far_only
         }
         self._unresolved: dict[str, Unresolved] = {}
         placed = [self._toponyms[a] for a in self._ends if a in self._toponyms]
@@ -144,7 +143,7 @@ class Movements(Document):
             (t.start, t.place.ref)
             for t in typed
             if t.type == "embedded"
-            and (t.confidence >= WEAK_END or t.place.country in {focus, *self.countries})
+            and self._sure_end(t, focus)
         )
         # a people's name ("Syrians") makes a sentence worth parsing, never an origin: the
         # nationality of those who moved, not where they left (issue 34)
@@ -216,6 +215,14 @@ class Movements(Document):
         return "".join(text)
 
     # -- ends
+
+    def _sure_end(self, t: Toponym, focus: str | None) -> bool:
+        """Sure enough to end a movement: a likely reading, or a place in the story's focus
+        or in a country another of its names names (San-Pédro names Côte d'Ivoire only for
+        itself: "the San Pedro camp" in a story of Mozambique is not there)."""
+        if t.confidence >= WEAK_END or t.place.country == focus:
+            return True
+        return bool(self.countries.get(t.place.country or "", set()) - {normalize(t.text)})
 
     def _refs(self, end: End, frame: Frame) -> list[str]:
         """The refs an end stands for: its toponym's place, a name kept unresolved, or the

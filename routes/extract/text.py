@@ -132,8 +132,9 @@ class Document:
         self.persons: set[str] = set()  # surnames of people named in the story
         #: Start of each toponym only far namesakes have → why: no movement's end
         self.far_only: dict[int, str] = {}
-        #: The countries the story names (itself, by its people or by a sure place)
-        self.countries: set[str] = set()
+        #: The countries the story names (itself, by its people or by a sure place) → the
+        #: names (normalised) that name each
+        self.countries: dict[str, set[str]] = {}
         self._possessive_names: set[str] = set()
         #: Each sentence in title case ("Thousands Flee Kirkuk"): its capitals make no names
         self.headlines = [

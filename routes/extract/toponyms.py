@@ -177,7 +177,7 @@ class Toponyms(Mentions):
             focus, centre, near, national = self._context(kept)
         self.owned = self._owned(kept)
         within = self._qualifiers(kept)
-        self.countries = self._countries(kept)
+        self.countries = self._naming(kept)
         stated = self._stated_countries(kept)
 
         # Pass 2: resolve in context; weak GeoNames matches need a cue or the focus region.
@@ -409,6 +409,14 @@ class Toponyms(Mentions):
         the name does not count: the Hool of Mexico makes no story about Al-Hool camp one
         about Mexico)."""
         return {c for m, _cue in kept for c in self._named_countries(m)}
+
+    def _naming(self, kept: list[tuple[Mention, bool]]) -> dict[str, set[str]]:
+        """The countries the story names (:meth:`_countries`) → the names that name each."""
+        found: dict[str, set[str]] = {}
+        for m, _cue in kept:
+            for c in self._named_countries(m):
+                found.setdefault(c, set()).add(m.key)
+        return found
 
     def _named_countries(self, m: Mention) -> set[str]:
         """The countries one mention names (see :meth:`_countries`)."""
