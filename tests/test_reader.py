@@ -584,3 +584,28 @@ def test_people_a_cause_prompted_to_flee_are_the_movers() -> None:
 def test_a_given_name_no_gazetteer_has_is_no_end() -> None:
     text = "Lance reached Manila by plane. In Manila, Lance's mother Kathy welcomes her family."
     assert not extract(text, story_date=DAY).unresolved  # Kathy is no place they went to
+
+
+def test_a_verb_read_as_part_of_the_place_after_it_takes_that_place() -> None:
+    """The tagger reads "flee" after "Refugees" as a noun, in a headline or a line like one."""
+    assert _legs("Refugees flee Burundi following coup. Many reached Rwanda on Monday.") >= {
+        ("Burundi", "Rwanda")
+    }
+    text = (
+        "Refugees Flee Burundi Following Coup\n\n"
+        "Refugees are still fleeing, following the coup in the capital. Many went to Rwanda."
+    )
+    assert _legs(text) == {("Burundi", "Rwanda")}
+
+
+def test_neighbouring_before_a_place_is_an_adjective_and_the_words_stay_the_story_s() -> None:
+    """The parser reads "neighbouring" as a verb with the place its object; it reads the
+    sentence with an adjective in its stead, and the movers keep the story's words."""
+    assert _legs("Thousands fled Darfur to neighbouring Chad and Cameroon.") == {
+        ("Darfur", "Chad"),
+        ("Darfur", "Cameroon"),
+    }
+    text = "Refugees fleeing fighting in neighbouring Sudan arrived in Chad."
+    assert _legs(text) == {("Sudan", "Chad")}
+    (move,) = _movements(text)
+    assert move.who == ["Refugees fleeing fighting in neighbouring Sudan"]

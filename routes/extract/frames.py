@@ -210,8 +210,7 @@ class _Reader(Phrases):
         """Ends the parse hung away from their verb: a place under a frame's word, reached
         through nominal words only (no other word of movement, clause or way between),
         whose preposition (on it or on a word between) gives its role, fills an end the
-        frame lacks ("crossed a river into neighbouring Sudan", with "into" read as marking
-        "neighbouring")."""
+        frame lacks ("crossed a river into Sudan", with Sudan hung on the river)."""
         used = {(e.start, e.end) for f in found.values()
                 for e in [*f.origins, *f.destinations, *f.via, *f.located]}  # fmt: skip
         for i, (a, b) in self.names.items():
@@ -221,7 +220,7 @@ class _Reader(Phrases):
             case: str | None = None
             node = tok
             while node.head.i != node.i and node.i not in found:
-                had, case = case, case or self._case(node) or self._marked(node)
+                had, case = case, case or self._case(node)
                 if (
                     node.dep_.split(":")[0] in CLAUSES
                     or (had and node.tag_.startswith("VB"))  # "as compared to X": its own
@@ -304,6 +303,8 @@ class _Reader(Phrases):
             passive=any(c.dep_ in {"aux:pass", "nsubj:pass"} for c in tok.children),
         )  # fmt: skip
         self._roles(tok, f)
+        if s.kind != "noun" and (misread := self._misread_object(tok)) is not None:
+            self._object(f, s, misread)
         head = tok.head
         if s.kind == "noun" and tok.dep_ == "obj" and head.lower_ in ASPECT_WORDS:
             carrier = self._child(head, "nsubj")
@@ -399,7 +400,8 @@ class _Reader(Phrases):
             found = sense(tok.text, noun=True)
             if found is not None or any(c.dep_ == "det" for c in tok.children):
                 return found
-            verbal = self._directed(tok)  # a headline's verb read as a noun: "Civilians flee"
+            # a headline's verb read as a noun: "Civilians flee from X", "Refugees Flee Burundi"
+            verbal = self._directed(tok) or self._misread_object(tok) is not None
         if tag == "JJ" and tok.dep_ == "acl":  # "people headed for X", tagged an adjective
             verbal = self._directed(tok)
         if verbal or tok.lower_ == "bound":
@@ -410,6 +412,19 @@ class _Reader(Phrases):
         """A word with a phrase of direction of its own ("from X", "to Y", "for Y")."""
         return any(self._case(c) in {*ORIGIN_CASES, *DESTINATION_CASES, "for"}
                    for c in tok.children)  # fmt: skip
+
+    def _misread_object(self, tok: SpacyToken) -> SpacyToken | None:
+        """The place right after a verb the tagger read as a noun, in a headline or a
+        sentence like one ("Refugees Flee Burundi"): parsed as the verb's head (the verb a
+        compound of it) or as its apposition, it is the verb's object."""
+        if tok.i + 1 >= len(self.doc) or tok.i + 1 not in self.names:
+            return None
+        after = self.doc[tok.i + 1]
+        if (tok.head == after and tok.dep_ in {"compound", "nmod:desc"}) or (
+            after.head == tok and after.dep_ == "appos"
+        ):
+            return after
+        return None
 
     def _dependents(self, tok: SpacyToken, s: Sense) -> list[SpacyToken]:
         """A word's dependents; a noun of movement that is the subject of a verb of aspect

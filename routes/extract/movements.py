@@ -72,6 +72,17 @@ ORIGIN_NOTES = {
     "refuge": "where the story last told people reaching, for a return",
     "cause": "where its sentence says what drove people out happened",
 }
+#: "neighbouring", which the parser reads as a verb, and an adjective of its length it reads
+#: as one (:meth:`Movements._sentence_case`)
+_NEIGHBOURING = re.compile(r"\b[Nn]eighbou?ring\b")
+_ADJECTIVES = {11: "continental", 12: "northeastern"}
+
+
+def _as_adjective(m: re.Match[str]) -> str:
+    word = _ADJECTIVES[len(m[0])]
+    return word.capitalize() if m[0][0].isupper() else word
+
+
 #: A word of a name, for the head of a building's name (:meth:`Movements._building_in`).
 _WORD = re.compile(r"[A-Za-z]+")
 #: The ref of a name no gazetteer has: this and its normalised name.
@@ -116,9 +127,7 @@ class Movements(Document):
         self.buildings: list[Toponym] = []  # placed at the town told of (:meth:`_building`)
         self._toponyms = {t.start: t for t in toponyms}
         self._ends = {
-            t.start
-            for t in toponyms
-            if self._sure_end(t, focus) and t.start not in self.far_only
+            t.start for t in toponyms if self._sure_end(t, focus) and t.start not in self.far_only
         }
         self._unresolved: dict[str, Unresolved] = {}
         placed = [self._toponyms[a] for a in self._ends if a in self._toponyms]
@@ -142,8 +151,7 @@ class Movements(Document):
         self._embedded = sorted(
             (t.start, t.place.ref)
             for t in typed
-            if t.type == "embedded"
-            and self._sure_end(t, focus)
+            if t.type == "embedded" and self._sure_end(t, focus)
         )
         # a people's name ("Syrians") makes a sentence worth parsing, never an origin: the
         # nationality of those who moved, not where they left (issue 34)
@@ -198,13 +206,15 @@ class Movements(Document):
             )
 
         which = [si for si, r in enumerate(self.sentence_tokens) if can_move(si, r)]
-        return parse(self._sentence_case(which), self.sents, which)
+        return parse(self.text, self.sents, which, self._sentence_case(which))
 
     def _sentence_case(self, which: list[int]) -> str:
-        """The story with its headlines' words in lower case but for places and a line's
-        first word ("Thousands flee Kirkuk as forces advance"): the parser learnt from
-        sentences, not from title case. Each word keeps its length, so offsets hold."""
-        text = list(self.text)
+        """The story as the parser reads it best: its headlines' words in lower case but for
+        places and a line's first word ("Thousands flee Kirkuk as forces advance"), since the
+        parser learnt from sentences, not from title case; and "neighbouring", which it
+        reads as a clause's verb ("fled to neighbouring Chad" with Chad its object), as an
+        adjective of the same length. Each word keeps its length, so offsets hold."""
+        text = list(_NEIGHBOURING.sub(_as_adjective, self.text))
         for si in (si for si in which if self.headlines[si]):
             for k in self.sentence_tokens[si][1:]:
                 tok = self.toks[k]

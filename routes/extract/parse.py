@@ -84,6 +84,12 @@ class Parsed:
     sentence: int  # 0-based
     offset: int
     doc: Doc
+    #: The sentence as the story writes it (the parser may have read it otherwise)
+    source: str
+
+    def words(self, first: int, last: int) -> str:
+        """The story's words from token ``first`` to token ``last``."""
+        return self.source[self.doc[first].idx : self.doc[last].idx + len(self.doc[last])]
 
     def start(self, i: int) -> int:
         """Character offset of token ``i`` in the story."""
@@ -94,9 +100,16 @@ class Parsed:
         return self.offset + int(t.idx) + len(t.text)
 
 
-def parse(text: str, sentences: Sequence[Sentence], which: Iterable[int]) -> list[Parsed]:
-    """Trees of the sentences ``which`` (0-based indices into ``sentences``)."""
+def parse(
+    text: str, sentences: Sequence[Sentence], which: Iterable[int], read: str | None = None
+) -> list[Parsed]:
+    """Trees of the sentences ``which`` (0-based indices into ``sentences``), parsed from
+    ``read`` where given: the text as the parser reads it best, of ``text``'s length."""
     picked = list(which)
-    texts = (text[sentences[si].start : sentences[si].end] for si in picked)
+    read = text if read is None else read
+    texts = (read[sentences[si].start : sentences[si].end] for si in picked)
     docs = load().pipe(texts, batch_size=64)
-    return [Parsed(si, sentences[si].start, d) for si, d in zip(picked, docs, strict=True)]
+    return [
+        Parsed(si, sentences[si].start, d, text[sentences[si].start : sentences[si].end])
+        for si, d in zip(picked, docs, strict=True)
+    ]

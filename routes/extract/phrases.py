@@ -197,12 +197,6 @@ class Phrases:
                 out[tok.i] = ordered[k]
         return out
 
-    @staticmethod
-    def _marked(tok: SpacyToken) -> str | None:
-        """A direction preposition parsed as a clause's marker ("into" over "neighbouring")."""
-        mark = next((c.lower_ for c in tok.children if c.dep_ == "mark" and c.i < tok.i), None)
-        return mark if mark in ORIGIN_CASES | DESTINATION_CASES else None
-
     def _case(self, tok: SpacyToken) -> str | None:
         """The preposition of a nominal ("out of", "back to"), or None without one."""
         first = next((c for c in tok.children if c.dep_ in {"case", "mark"} and c.i < tok.i), None)
@@ -324,7 +318,7 @@ class Phrases:
         return first, last
 
     def _text(self, first: SpacyToken, last: SpacyToken) -> str:
-        return str(self.doc.text[first.idx : last.idx + len(last)])
+        return self.p.words(first.i, last.i)
 
     def _located_in(self, tok: SpacyToken) -> list[End]:
         """The named places inside a phrase: "the town of X", "homes in X", "X camp", "Yemen's
@@ -403,7 +397,7 @@ class Phrases:
                 return described
         kind = self._kind(tok)
         span = [t for t in tok.subtree if not (t.dep_ == "case" and t.head.i == tok.i)]
-        text = self.doc[span[0].i : span[-1].i + 1].text if len(span) < 12 else tok.text
+        text = self.p.words(span[0].i, span[-1].i) if len(span) < 12 else self.p.words(tok.i, tok.i)
         mover = Mover(
             kind, tok.i, text, base, pronoun=pronoun,
             definite=self._definite(tok),
