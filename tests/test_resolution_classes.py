@@ -152,3 +152,16 @@ def test_a_small_region_of_another_country_leaves_a_country_its_lead() -> None:
     still needs the story's other places to be told from the country."""
     assert _places("Refugees fled to Niger.")["Niger"][1:] == ("NE", "country")
     assert _places("Fighting in Minna, the capital of Niger State, went on.")["Niger"][1] == "NG"
+
+
+def test_another_spelling_is_looked_for_in_the_country_named_after_the_name() -> None:
+    """"Kokang in Burma" is in Burma: not Kuocang, a Chinese town spelt nearly so, though
+    the story names China too; none known in Burma, it stays named and unresolved."""
+    text = (
+        "Refugees fleeing from Kokang in Burma arrived at the border town of Nansan in "
+        "southern China's Yunnan province."
+    )
+    found = extract(text)
+    assert all(t.place.country != "CN" for t in found.toponyms if t.text == "Kokang")
+    [move] = found.movements
+    assert move.origins == ["unresolved:kokang"] and move.destinations == ["geonames:1281269"]

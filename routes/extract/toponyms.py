@@ -367,6 +367,7 @@ class Toponyms(Mentions):
         countries = self._countries(kept) or ({focus} if focus else set())
         if not countries:
             return kept
+        located = partial(self._located, {m.start: m for m, _cue in [*kept, *self.unknown]})
         named = {m.key: self._named_countries(m) for m, _cue in kept}
         votes = Counter(c for found in named.values() for c in found)
         out: list[tuple[Mention, bool]] = []
@@ -385,14 +386,17 @@ class Toponyms(Mentions):
                     for c in m.candidates
                 )
             )
-            if far and cue and (found := self.x.variants(m.key, others)):
+            if far and cue and (found := self.x.variants(m.key, located(m) or others)):
                 m.candidates = found
             elif far and cue:
                 self.far_only[m.start] = self._far_only(m, others, centre)
             out.append((m, cue))
         for m, cue in self.unknown:  # no place has the name: the focus's towns, then others'
+            at = located(m)  # "Kokang in Burma": Burma's towns only
             if focus in countries and (
-                found := self.x.variants(m.key, [focus])
+                found := self.x.variants(m.key, sorted(at))
+                if at
+                else self.x.variants(m.key, [focus])
                 or self.x.variants(m.key, sorted(countries - {focus}))
             ):
                 m.candidates = found
@@ -401,6 +405,16 @@ class Toponyms(Mentions):
                     r for r in self.rejected if not m.start <= r.start < r.end <= m.end
                 ]
         return out
+
+    def _located(self, starts: dict[int, Mention], m: Mention) -> set[str]:
+        """The country named right after ``m``, past a comma or "in" ("Kokang in Burma",
+        "Bodo, Cameroon"): where another spelling of its name is looked for."""
+        gap = re.match(r",\s*|\s+in\s+", self.text[m.end : m.end + 6])
+        after = starts.get(m.end + gap.end()) if gap else None
+        if after is None:
+            return set()
+        return {c.country for c in after.candidates if c.feature == "country" and c.primary
+                and c.country}  # fmt: skip
 
     def _countries(self, kept: list[tuple[Mention, bool]]) -> set[str]:
         """The countries the story names, itself, by its people ("Georgian") or by a place
