@@ -609,3 +609,9 @@ def test_neighbouring_before_a_place_is_an_adjective_and_the_words_stay_the_stor
     assert _legs(text) == {("Sudan", "Chad")}
     (move,) = _movements(text)
     assert move.who == ["Refugees fleeing fighting in neighbouring Sudan"]
+
+
+def test_the_of_name_of_a_town_or_island_is_the_place_and_a_states_is_its_owner() -> None:
+    assert _legs("They left the Pacific island of Ambae for Maewo.") == {("Ambae", "Maewo")}
+    text = "Rohingyas from the Rakhine state of Myanmar are arriving in Cox's Bazar."
+    assert _legs(text) == {("Rakhine", "Cox's Bazar")}

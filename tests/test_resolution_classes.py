@@ -155,7 +155,7 @@ def test_a_small_region_of_another_country_leaves_a_country_its_lead() -> None:
 
 
 def test_another_spelling_is_looked_for_in_the_country_named_after_the_name() -> None:
-    """"Kokang in Burma" is in Burma: not Kuocang, a Chinese town spelt nearly so, though
+    """ "Kokang in Burma" is in Burma: not Kuocang, a Chinese town spelt nearly so, though
     the story names China too; none known in Burma, it stays named and unresolved."""
     text = (
         "Refugees fleeing from Kokang in Burma arrived at the border town of Nansan in "

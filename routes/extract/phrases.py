@@ -59,6 +59,9 @@ DESTINATION_CASES = frozenset(
 )
 PATH_CASES = frozenset(["via", "through", "across", "by way of", "past", "over"])
 AT_CASES = frozenset(["in", "at", "on", "inside", "near", "outside", "around"])
+#: Nouns of place whose "of" names the place itself, not its owner: "the Pacific island of
+#: Ambae", "the border town of Nansan" (but "the Rakhine state of Myanmar")
+NAMED_BY_OF = frozenset(["town", "city", "village", "island", "port", "hamlet", "settlement"])
 #: Nouns of movement whose name is the way itself ("the Bab al-Hawa crossing").
 NAMED_WAYS = frozenset(["crossing", "corridor", "passage"])
 #: Prepositions of a place that a "from A to B" after it spans ("all over X, from A to B").
@@ -329,6 +332,7 @@ class Phrases:
         named: list[End] = []
         owner: list[End] = []
         out: list[End] = []
+        own: list[End] = []  # "the Pacific island of X": X ("the Rakhine state of Y": Rakhine)
         after = [c for c in tok.children if c.dep_ in {"flat", "appos"} and c.i > tok.i
                  and c.i in self.names]  # fmt: skip
         for c in tok.children:
@@ -339,6 +343,8 @@ class Phrases:
             elif c.dep_ in {"compound", "flat", "appos", "amod"}:
                 if c.i in self.names and self.names[c.i] != self.names.get(tok.i):
                     named += self._ends(c)  # "two enclaves, A and B"
+            elif c.dep_ == "nmod" and self._case(c) == "of" and tok.lower_ in NAMED_BY_OF:
+                own += self._ends(c)
             elif c.dep_ == "nmod" and (
                 (self._case(c) or "of") in LOCATING_CASES
                 or (self._case(c) in {"including", "such as"} and self._place_noun(tok))
@@ -347,7 +353,7 @@ class Phrases:
             elif c.dep_ == "acl":  # "the countryside surrounding X", "areas held by X"
                 out += [e for g in c.children if g.dep_ in {"obj", "obl"} for e in self._ends(g)]
         # "the X province in northwest Y": the phrase's own name, which "in Y" only locates
-        return [e for e in named or out or owner if e.kind != "anaphor"]
+        return [e for e in own or named or out or owner if e.kind != "anaphor"]
 
     def _vehicular(self, tok: SpacyToken) -> bool:
         """A phrase of vehicles: "buses", "a convoy of 20 buses"."""
