@@ -7,6 +7,8 @@ is measured on real news in ``test_movements_dev.py`` and ``docs/extraction.md``
 from __future__ import annotations
 
 import datetime as dt
+import json
+from pathlib import Path
 from typing import Any
 
 from conftest import movement_legs
@@ -615,3 +617,16 @@ def test_the_of_name_of_a_town_or_island_is_the_place_and_a_states_is_its_owner(
     assert _legs("They left the Pacific island of Ambae for Maewo.") == {("Ambae", "Maewo")}
     text = "Rohingyas from the Rakhine state of Myanmar are arriving in Cox's Bazar."
     assert _legs(text) == {("Rakhine", "Cox's Bazar")}
+
+
+def test_a_sentence_is_parsed_from_past_its_dateline() -> None:
+    """A wire story (dev6 D616, CNN, 2008) whose lead opens on "(CNN) --": parsed with it,
+    the reader drew the United States to N'Djamena (the U.S. embassy's staff "who want to
+    leave" are open, not going there); parsed from past the dateline, it draws no such leg."""
+    bench = Path(__file__).parents[1] / "bench" / "movements" / "dev6-stories.jsonl"
+    [story] = [s for s in map(json.loads, bench.read_text(encoding="utf-8").splitlines())
+               if s["id"] == "D616"]  # fmt: skip
+    found = extract(story["text"], story_date=dt.date.fromisoformat(story["date"]))
+    assert found.movements and not any(
+        "curated:united-states" in m.origins and m.destinations for m in found.movements
+    )

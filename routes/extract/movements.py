@@ -29,6 +29,7 @@ from routes.extract.findings import (
     DateMention,
     FigureMention,
     MovementDraft,
+    Sentence,
     Toponym,
     Unresolved,
     VehicleDraft,
@@ -107,6 +108,11 @@ _HOLDERS = frozenset(
 #: What lies between the places of a list: "A, B and C".
 _LISTED = re.compile(r"\s*(?:,|,?\s*and|,?\s*or)\s*")
 #: What follows a dateline's place: ", Country", "(Agency)", a dash.
+#: A dateline leading a sentence: a town in capitals, its country or date, the agency, a dash
+_DATELINE_LEAD = re.compile(
+    r"\s*(?:[A-Z][A-Z .'’-]{2,}(?:,[^()\n—–_]{1,40}?)?\s*)?(?:\([A-Za-z .]{1,25}\)\s*)?"
+    r"(?:--|[—–_-])\s+"
+)
 _DATELINE = re.compile(r"(?:,\s*[A-Z][\w .'-]{1,30})?\s*(?:\([A-Za-z .]{1,25}\)\s*)?[—–-]")
 
 
@@ -206,7 +212,16 @@ class Movements(Document):
             )
 
         which = [si for si, r in enumerate(self.sentence_tokens) if can_move(si, r)]
-        return parse(self.text, self.sents, which, self._sentence_case(which))
+        return parse(self.text, self._past_datelines(), which, self._sentence_case(which))
+
+    def _past_datelines(self) -> list[Sentence]:
+        """The sentences, each from past its dateline ("KHARKIV, Ukraine (AP) —", "(CNN) --"):
+        the parser learnt from sentences without one, and reads the rest wrongly after it."""
+        out = []
+        for s in self.sents:
+            m = _DATELINE_LEAD.match(self.text, s.start, s.end)
+            out.append(dataclasses.replace(s, start=m.end()) if m else s)
+        return out
 
     def _sentence_case(self, which: list[int]) -> str:
         """The story as the parser reads it best: its headlines' words in lower case but for
