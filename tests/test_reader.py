@@ -630,3 +630,19 @@ def test_a_sentence_is_parsed_from_past_its_dateline() -> None:
     assert found.movements and not any(
         "curated:united-states" in m.origins and m.destinations for m in found.movements
     )
+
+
+def test_a_countrys_capital_named_by_its_country_is_that_capital() -> None:
+    """No name of its own: "the Thai capital", "the Chadian capital", "Thailand's capital",
+    "the capital of Chad" are Bangkok and N'Djamena; a region's is the region still."""
+    assert _legs("Thousands fled the Thai capital for Pattaya.") == {("capital", "Pattaya")}
+    assert _movements("Thousands fled the Chadian capital for Kousseri.")[0].origins == [
+        "geonames:2427123"
+    ]
+    assert _movements("Families left Thailand's flooded capital by bus.")[0].origins == [
+        "geonames:1609350"
+    ]
+    assert _movements("Residents fled the capital of Chad to Cameroon.")[0].origins == [
+        "geonames:2427123"
+    ]
+    assert _legs("They fled the North Darfur capital to Chad.") == {("North Darfur", "Chad")}

@@ -303,8 +303,6 @@ class _Reader(Phrases):
             passive=any(c.dep_ in {"aux:pass", "nsubj:pass"} for c in tok.children),
         )  # fmt: skip
         self._roles(tok, f)
-        if s.kind != "noun" and (misread := self._misread_object(tok)) is not None:
-            self._object(f, s, misread)
         head = tok.head
         if s.kind == "noun" and tok.dep_ == "obj" and head.lower_ in ASPECT_WORDS:
             carrier = self._child(head, "nsubj")
@@ -443,6 +441,8 @@ class _Reader(Phrases):
 
     def _roles(self, tok: SpacyToken, f: Frame) -> None:
         s = f.sense
+        if s.kind != "noun" and (misread := self._misread_object(tok)) is not None:
+            self._object(f, s, misread)  # "Refugees Flee Burundi"
         for child in self._dependents(tok, s):
             dep = child.dep_
             if dep in {"obl", "nmod", "advmod", "obl:npmod", "advcl", "xcomp"} or (

@@ -84,6 +84,7 @@ def _as_adjective(m: re.Match[str]) -> str:
     return word.capitalize() if m[0][0].isupper() else word
 
 
+_CAPITAL = re.compile(r"\b[Cc]apital\b")
 #: A word of a name, for the head of a building's name (:meth:`Movements._building_in`).
 _WORD = re.compile(r"[A-Za-z]+")
 #: The ref of a name no gazetteer has: this and its normalised name.
@@ -131,6 +132,7 @@ class Movements(Document):
         """Movements, the origin most told of, vehicles that moved no one, unresolved ends."""
         typed = typed or []
         self.buildings: list[Toponym] = []  # placed at the town told of (:meth:`_building`)
+        self.capitals: list[Toponym] = []  # "the Thai capital" (:meth:`_capital`)
         self._toponyms = {t.start: t for t in toponyms}
         self._ends = {
             t.start for t in toponyms if self._sure_end(t, focus) and t.start not in self.far_only
@@ -261,6 +263,8 @@ class Movements(Document):
             return [self._unresolved_ref(t.text, t.start, t.end, t.sentence - 1)]
         if end.word == "here" and self._dateline is not None:
             return [self._dateline]
+        if end.kind == "capital":
+            return self._capital(end, frame)
         if end.kind == "name":
             if end.start in self._peoples:
                 return []  # "the shattered Kyrgyz city": a people's, no place's name
@@ -274,6 +278,28 @@ class Movements(Document):
                 return []
             return [self._unresolved_ref(end.word, end.start, end.end, frame.sentence)]
         return self._antecedent(end, frame)
+
+    def _capital(self, end: End, frame: Frame) -> list[str]:
+        """A country's capital its words name ("Thailand's capital", "the Chadian capital"):
+        that country's capital town, named as the story names it; with no country among its
+        words, the place they name ("North Darfur capital": North Darfur)."""
+        inside = [
+            t for t in self._order if end.start <= t.start < end.end and t.start in self._ends
+        ]
+        peoples = [r for a, r in self._peoples.items() if end.start <= a < end.end]
+        countries = [t.place.country for t in inside if t.place.feature == "country"]
+        countries += [self._places[r].country for r in peoples if r in self._places]
+        town = self.x.capital(countries[0]) if countries and countries[0] else None
+        if town is None:
+            return [t.place.ref for t in inside if t.place.feature != "country"][:1]
+        if town.ref not in self._places:
+            self._places[town.ref] = town
+        word = _CAPITAL.search(self.text, end.start, end.end)
+        at = (word.start(), word.end()) if word else (end.start, end.end)
+        why = f"the capital of the country named with it ({end.word}): {town.name}"
+        self.capitals.append(Toponym(*at, self.text[at[0] : at[1]], town, 0.8,
+                                     frame.sentence + 1, why))  # fmt: skip
+        return [town.ref]
 
     def _building_in(self, end: End) -> str | None:
         """The town a building's name holds ("the Cebu City Sports Center", "Kiryandongo

@@ -123,7 +123,8 @@ class End:
 
     start: int  # characters in the story
     end: int
-    #: "toponym" (``start`` is a toponym's), "name" (unresolved), "anaphor"
+    #: "toponym" (``start`` is a toponym's), "name" (unresolved), "anaphor", "capital"
+    #: (a country's capital, its words naming the country: "the Thai capital")
     kind: str
     word: str = ""  # the anaphor's word ("there", "city") or the name
     #: Places listed with their own preposition ("to A or to B") are movements of their own:
@@ -270,6 +271,8 @@ class Phrases:
             noun = next((c for c in tok.children if c.dep_ == "obj" and self._place_noun(c)), None)
             if noun is not None:
                 return self._end(noun) or self._located_in(tok)
+        if low == "capital" and (national := self._capital(tok)):
+            return national
         inner = self._located_in(tok)  # "the town of X", "ISIS rule in X", "X camp"
         if inner and place_noun and low != singular(low):  # "other towns in X": in X
             return [dataclasses.replace(e, around=True) for e in inner]
@@ -354,6 +357,22 @@ class Phrases:
                 out += [e for g in c.children if g.dep_ in {"obj", "obl"} for e in self._ends(g)]
         # "the X province in northwest Y": the phrase's own name, which "in Y" only locates
         return [e for e in own or named or out or owner if e.kind != "anaphor"]
+
+    def _capital(self, tok: SpacyToken) -> list[End]:
+        """ "Thailand's capital", "the Thai capital", "the Chadian capital", "the capital of
+        Chad" with no name of its own after it: the words that say whose capital it is (the
+        reader places it at that country's capital, or at the place named if no country)."""
+        after = tok.i + 1 + (tok.i + 2 < len(tok.doc) and tok.doc[tok.i + 1].text == ",")
+        if after < len(tok.doc) and after in self.names:
+            return []  # "the capital, X", "West Darfur capital El Geneina": X itself
+        whose = [c for c in tok.children
+                 if (c.dep_ in {"nmod:poss", "amod", "compound"} and c.i < tok.i)
+                 or (c.dep_ == "nmod" and self._case(c) == "of")]  # fmt: skip
+        if not whose:
+            return []
+        words = [t for c in whose for t in c.subtree] + [tok]
+        first, last = min(words, key=lambda t: t.i), max(words, key=lambda t: t.i)
+        return [End(self.p.start(first.i), self.p.end(last.i), "capital", self._text(first, last))]
 
     def _vehicular(self, tok: SpacyToken) -> bool:
         """A phrase of vehicles: "buses", "a convoy of 20 buses"."""

@@ -46,7 +46,11 @@ class Run(Toponyms, Figures, Incidents, Movements):
         toponyms = sorted(
             [
                 *toponyms,
-                *(t for t in [*self.typed, *self.buildings] if t.place.ref in used - named),
+                *(
+                    t
+                    for t in [*self.typed, *self.buildings, *self.capitals]
+                    if t.place.ref in used - named
+                ),
             ],
             key=lambda t: t.start,
         )

@@ -191,6 +191,23 @@ def geonames_of(*countries: str, least: int = 0) -> list[GeoName]:
     return [GeoName(*row) for row in rows]
 
 
+def capital_of(country: str) -> GeoName | None:
+    """The national capital of ``country`` (ISO 3166-1 alpha-2), as marked when the index
+    was built (countryinfo's capital among the country's towns of that name).
+
+    Examples
+    --------
+    >>> capital_of("TH").name, capital_of("XX")
+    ('Bangkok', None)
+    """
+    rows = _rows(
+        f"SELECT {_TOWN} FROM cities c WHERE country = ? AND capital != '' "
+        "ORDER BY population DESC LIMIT 1",
+        country,
+    )
+    return GeoName(*rows[0]) if rows else None
+
+
 def geonames_named(key: str) -> list[tuple[GeoName, bool]]:
     """Towns with this :func:`normalize`-d name, and whether it is their main name; one
     town per place (:func:`one_per_place`).

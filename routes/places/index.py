@@ -35,6 +35,7 @@ from routes.places.geocoder import NEAR_MARGIN_DEG
 from routes.places.geonames import (
     OTHER_NAME_POPULATION,
     GeoName,
+    capital_of,
     geonames_by_id,
     geonames_in,
     geonames_named_all,
@@ -212,6 +213,11 @@ class NameIndex:
     def country(self, iso: str) -> IndexCandidate | None:
         """The country ``iso`` as a candidate (curated if curated), for its adjective."""
         return self._by_iso.get(iso)
+
+    def capital(self, iso: str) -> IndexCandidate | None:
+        """The national capital of ``iso``, a GeoNames town ("the Thai capital": Bangkok)."""
+        town = capital_of(iso)
+        return _town(town, True) if town is not None else None
 
     def _country_names(self) -> dict[str, list[str]]:
         return {
