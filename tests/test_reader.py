@@ -646,3 +646,13 @@ def test_a_countrys_capital_named_by_its_country_is_that_capital() -> None:
         "geonames:2427123"
     ]
     assert _legs("They fled the North Darfur capital to Chad.") == {("North Darfur", "Chad")}
+
+
+def test_people_deported_or_repatriated_go_to_their_own_country() -> None:
+    """Where a deportation's destination goes unsaid, the people's name says it; a state
+    that goes on deporting them (its verb's subject) is where they leave."""
+    text = "Despite gang violence, the Dominican Republic continues to deport Haitians."
+    assert _legs(text) == {("Dominican Republic", "Haitians")}
+    assert _legs("Some 100,000 Mauritanians in Senegal were repatriated by air.") == {
+        ("Senegal", "Mauritanians")
+    }

@@ -615,6 +615,8 @@ class _Reader(Phrases):
         if obj is not None and s.moves == "object":
             moved = self._moved(obj)
             if moved is not None and moved.kind and lemma(obj.text) not in CONVEYANCE:
+                if subject is None and tok.dep_ == "xcomp":  # "X continues to deport them"
+                    subject = self._child(tok.head, "nsubj")
                 if (
                     subject is not None
                     and subject.i in self.names

@@ -103,6 +103,10 @@ REFUGE_WITHIN = 12
 LATER_WITHIN = 2
 
 
+#: Verbs that send people to their own country: where it goes unsaid, a people's name says it
+SENT_HOME = frozenset(["deport", "repatriate"])
+
+
 class Tracker:
     """Links frames' movers into parties and turns frames into legs, in text order."""
 
@@ -232,6 +236,9 @@ class Tracker:
         if anaphors and not destinations and party is not None and party.home is not None:
             destinations = [party.home]  # "returned home"
         origins = self._refs(f.origins, f)
+        if f.lemma in SENT_HOME and not destinations and f.mover is not None:
+            home = End(*f.mover.span, "anaphor", "home")  # "deported Haitians": to Haiti
+            destinations = [r for r in self._refs([home], f) if r not in origins]
         if (
             destinations
             and all(e.around for e in f.destinations)
