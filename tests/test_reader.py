@@ -656,3 +656,10 @@ def test_people_deported_or_repatriated_go_to_their_own_country() -> None:
     assert _legs("Some 100,000 Mauritanians in Senegal were repatriated by air.") == {
         ("Senegal", "Mauritanians")
     }
+
+
+def test_people_streaming_in_come_to_the_dateline_s_town() -> None:
+    text = "SAITAMA — Many evacuees are streaming in from Iwaki, officials said on Friday."
+    assert _legs(text) == {("Iwaki", "SAITAMA")}
+    # no dateline, no place for "in": the leg stays open
+    assert _legs("Many evacuees are streaming in from Iwaki, officials said on Friday.") == set()

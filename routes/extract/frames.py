@@ -484,6 +484,11 @@ class _Reader(Phrases):
             f.origins, f.located = f.located, []  # "fled their homes in and around X"
         if f.unnamed_end and f.located and not f.destinations:
             f.destinations, f.located = f.located, []  # "in X" locates the place they went to
+        inward = next((c for c in tok.children if c.lower_ == "in"
+                       and c.dep_ in {"advmod", "compound:prt"}), None)  # fmt: skip
+        if s.kind == "move" and inward is not None and f.origins and not f.destinations:
+            at = (self.p.start(inward.i), self.p.end(inward.i))
+            f.destinations.append(End(*at, "anaphor", "inward"))  # "streaming in from X": here
         # "fled the shelling in X", "left their homes in X", "displaced by floods in X": the
         # place of what they left or what drove them out
         if s.place_object == "origin" and not f.origins:

@@ -263,6 +263,8 @@ class Movements(Document):
             return [self._unresolved_ref(t.text, t.start, t.end, t.sentence - 1)]
         if end.word == "here" and self._dateline is not None:
             return [self._dateline]
+        if end.word == "inward":  # "pouring in from X": to where the dateline says it is
+            return [self._dateline] if self._dateline is not None else []
         if end.kind == "capital":
             return self._capital(end, frame)
         if end.kind == "name":
