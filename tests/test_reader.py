@@ -663,3 +663,13 @@ def test_people_streaming_in_come_to_the_dateline_s_town() -> None:
     assert _legs(text) == {("Iwaki", "SAITAMA")}
     # no dateline, no place for "in": the leg stays open
     assert _legs("Many evacuees are streaming in from Iwaki, officials said on Friday.") == set()
+
+
+def test_a_count_of_a_people_tagged_singular_is_a_group_they_refers_to() -> None:
+    """ "Luos" tagged a singular proper noun: "thousands of" them are many, so "they" in the
+    next sentence is them, and their journey goes on from where they were driven out."""
+    text = (
+        "Thousands of Luos have been driven out of their homes in Naivasha. "
+        "They were bused east to Kisumu."
+    )
+    assert _legs(text) == {("Naivasha", "Kisumu")}
