@@ -617,6 +617,8 @@ def test_the_of_name_of_a_town_or_island_is_the_place_and_a_states_is_its_owner(
     assert _legs("They left the Pacific island of Ambae for Maewo.") == {("Ambae", "Maewo")}
     text = "Rohingyas from the Rakhine state of Myanmar are arriving in Cox's Bazar."
     assert _legs(text) == {("Rakhine", "Cox's Bazar")}
+    # a town no gazetteer has: the place named before it at least locates it
+    assert _legs("Families fled the Raqqa town of Tal Maltha to Hasakah.") == {("Raqqa", "Hasakah")}
 
 
 def test_a_sentence_is_parsed_from_past_its_dateline() -> None:

@@ -335,7 +335,9 @@ class Phrases:
         named: list[End] = []
         owner: list[End] = []
         out: list[End] = []
-        own: list[End] = []  # "the Pacific island of X": X ("the Rakhine state of Y": Rakhine)
+        # "the Pacific island of X": X when it is a known place ("the Rakhine state of Y":
+        # Rakhine; an X no gazetteer has: the place named before it, which locates it)
+        own: list[End] = []
         after = [c for c in tok.children if c.dep_ in {"flat", "appos"} and c.i > tok.i
                  and c.i in self.names]  # fmt: skip
         for c in tok.children:
@@ -346,13 +348,13 @@ class Phrases:
             elif c.dep_ in {"compound", "flat", "appos", "amod"}:
                 if c.i in self.names and self.names[c.i] != self.names.get(tok.i):
                     named += self._ends(c)  # "two enclaves, A and B"
-            elif c.dep_ == "nmod" and self._case(c) == "of" and tok.lower_ in NAMED_BY_OF:
-                own += self._ends(c)
             elif c.dep_ == "nmod" and (
                 (self._case(c) or "of") in LOCATING_CASES
                 or (self._case(c) in {"including", "such as"} and self._place_noun(tok))
             ):
                 out += self._ends(c)
+                if self._case(c) == "of" and tok.lower_ in NAMED_BY_OF:
+                    own += [e for e in self._ends(c) if e.kind == "toponym"]
             elif c.dep_ == "acl":  # "the countryside surrounding X", "areas held by X"
                 out += [e for g in c.children if g.dep_ in {"obj", "obl"} for e in self._ends(g)]
         # "the X province in northwest Y": the phrase's own name, which "in Y" only locates
