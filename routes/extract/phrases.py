@@ -421,7 +421,7 @@ class Phrases:
                     for t in tok.children
                 )  # "a humanitarian convoy of 20 trucks"
                 described.group = low
-                described.plural = described.plural or (count or 2) > 1  # "thousands of Luos"
+                described.plural = described.plural or low != "one"  # "thousands of Luos"
                 return described
         kind = self._kind(tok)
         span = [t for t in tok.subtree if not (t.dep_ == "case" and t.head.i == tok.i)]
