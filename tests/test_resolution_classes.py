@@ -165,3 +165,10 @@ def test_another_spelling_is_looked_for_in_the_country_named_after_the_name() ->
     assert all(t.place.country != "CN" for t in found.toponyms if t.text == "Kokang")
     [move] = found.movements
     assert move.origins == ["unresolved:kokang"] and move.destinations == ["geonames:1281269"]
+
+
+def test_a_name_the_text_calls_an_island_is_looked_up_as_that_island() -> None:
+    """ "Pentecost" alone is the feast; "the island of Pentecost" is Vanuatu's Pentecost Island."""
+    text = "Most people will be relocated from Ambae to the neighbouring island of Pentecost."
+    assert _places(text)["Pentecost"][:2] == ("Pentecost Island", "VU")
+    assert "Pentecost" not in _places("They celebrated Pentecost in Port Vila.")

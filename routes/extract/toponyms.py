@@ -392,6 +392,11 @@ class Toponyms(Mentions):
                 self.far_only[m.start] = self._far_only(m, others, centre)
             out.append((m, cue))
         for m, cue in self.unknown:  # no place has the name: the focus's towns, then others'
+            island = self._island(m)  # "the island of Pentecost": Pentecost Island
+            if island and (found := self.x.lookup([island]).get(island, [])):
+                m.candidates = found
+                out.append((m, cue))
+                continue
             at = located(m)  # "Kokang in Burma": Burma's towns only
             if focus in countries and (
                 found := self.x.variants(m.key, sorted(at))
@@ -405,6 +410,13 @@ class Toponyms(Mentions):
                     r for r in self.rejected if not m.start <= r.start < r.end <= m.end
                 ]
         return out
+
+    def _island(self, m: Mention) -> str | None:
+        """The name an island goes by in full ("Pentecost Island"), for a name the text calls
+        an island ("the island of Pentecost", "Pentecost island") that no place has alone."""
+        before = re.search(r"\bisland of\s+$", self.text[max(0, m.start - 14) : m.start], re.I)
+        after = re.match(r"\s+island\b", self.text[m.end : m.end + 8], re.I)
+        return f"{m.key} island" if before or after else None
 
     def _located(self, starts: dict[int, Mention], m: Mention) -> set[str]:
         """The country named right after ``m``, past a comma or "in" ("Kokang in Burma",
