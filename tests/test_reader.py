@@ -675,3 +675,14 @@ def test_a_count_of_a_people_tagged_singular_is_a_group_they_refers_to() -> None
         "They were bused east to Kisumu."
     )
     assert _legs(text) == {("Naivasha", "Kisumu")}
+
+
+def test_a_noun_of_movement_with_a_copulas_subject_is_still_a_noun_of_movement() -> None:
+    text = "The weekend was a constant exodus of Chaitén residents to Puerto Montt."
+    assert _legs(text) == {("Chaitén", "Puerto Montt")}
+
+
+def test_people_dropped_off_in_a_town_went_there_from_the_town_evacuated() -> None:
+    text = "Chaitén was evacuated. The residents have been dropped off in Puerto Montt."
+    assert _legs(text) == {("Chaitén", "Puerto Montt")}
+    assert _legs("Food prices dropped in Puerto Montt as residents fled Chaitén.") == set()

@@ -163,8 +163,12 @@ def frames(parsed: Parsed, toponyms: dict[int, int]) -> list[Frame]:
 
 
 _RANK = {"people": 3, "military": 2, "vehicles": 1}
-#: The words that make "set" a verb of movement ("set off", "set out", "set sail")
-SETTING_OFF = frozenset(["off", "out", "forth", "sail"])
+#: Verbs of movement only with one of their words: "set off", "set out", "set sail";
+#: "dropped off in X"
+WITH_PARTICLE = {
+    "set": frozenset(["off", "out", "forth", "sail"]),
+    "drop": frozenset(["off"]),
+}
 
 
 def _share(found: list[Frame]) -> None:
@@ -280,7 +284,7 @@ class _Reader(Phrases):
         back = any(c.lower_ == "back" for c in tok.children)
         if s.kind == "move" and back and self._child(tok, "obj") is None:  # not "sent money back"
             s = dataclasses.replace(s, kind="return")  # "crossed back into X": a return
-        if base == "set" and not {c.lower_ for c in tok.children} & SETTING_OFF:
+        if base in WITH_PARTICLE and not {c.lower_ for c in tok.children} & WITH_PARTICLE[base]:
             return None  # "set off for X", not "set up reception centres in X"
         if base in ASPECT_WORDS and any(
             c.dep_ == "xcomp" and self._sense(c) is not None for c in tok.children
@@ -402,8 +406,9 @@ class _Reader(Phrases):
             verbal = self._directed(tok) or self._misread_object(tok) is not None
         if tag == "JJ" and tok.dep_ == "acl":  # "people headed for X", tagged an adjective
             verbal = self._directed(tok)
-        if verbal or tok.lower_ == "bound":
-            return sense(tok.text, noun=False)
+        if verbal or tok.lower_ == "bound":  # a noun with a copula's subject is still a noun:
+            # "the weekend was a constant exodus of X residents"
+            return sense(tok.text, noun=False) or sense(tok.text, noun=tag in {"NN", "NNS"})
         return None
 
     def _directed(self, tok: SpacyToken) -> bool:
@@ -632,7 +637,11 @@ class _Reader(Phrases):
         if subject is not None:
             if subject.lower_ in RELATIVES and tok.dep_ == "acl:relcl":
                 return self._describe(tok.head)
-            town = subject.i in self.names and s.moves == "subject" and s.kind == "move"
+            town = (
+                subject.i in self.names
+                and s.kind == "move"
+                and (s.moves == "subject" or (f.passive and s.place_object == "origin"))
+            )  # "El Fasher fled", "Chaitén was evacuated": the town's people left it
             after = tok.doc[subject.i + 1] if subject.i + 1 < tok.i else None
             if town and not (after is not None and after.text in DATELINE_MARKS):
                 f.origins += self._ends(subject)  # "El Fasher fled": the town's people

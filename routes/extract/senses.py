@@ -134,7 +134,7 @@ VERBS: dict[str, Sense] = {
     **_senses("arrive land dock disembark emerge converge", _ARRIVE),
     **_senses("reach enter", Sense(place_object="destination")),
     **_senses(
-        "settle shelter camp cram crowd squeeze huddle resettle house accommodate lodge",
+        "settle shelter camp cram crowd squeeze huddle resettle house accommodate lodge drop",
         Sense(moves="object", at=True),
     ),
     **_senses("seek", Sense(at=True, needs_object=_REFUGE)),
