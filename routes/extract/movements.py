@@ -84,6 +84,7 @@ def _as_adjective(m: re.Match[str]) -> str:
     return word.capitalize() if m[0][0].isupper() else word
 
 
+#: The word a country's capital is named by, where the map marks it ("the Thai capital")
 _CAPITAL = re.compile(r"\b[Cc]apital\b")
 #: A word of a name, for the head of a building's name (:meth:`Movements._building_in`).
 _WORD = re.compile(r"[A-Za-z]+")
@@ -108,12 +109,12 @@ _HOLDERS = frozenset(
 )
 #: What lies between the places of a list: "A, B and C".
 _LISTED = re.compile(r"\s*(?:,|,?\s*and|,?\s*or)\s*")
-#: What follows a dateline's place: ", Country", "(Agency)", a dash.
 #: A dateline leading a sentence: a town in capitals, its country or date, the agency, a dash
 _DATELINE_LEAD = re.compile(
     r"\s*(?:[A-Z][A-Z .'’-]{2,}(?:,[^()\n—–_]{1,40}?)?\s*)?(?:\([A-Za-z .]{1,25}\)\s*)?"
     r"(?:--|[—–_-])\s+"
 )
+#: What follows a dateline's place: ", Country", "(Agency)", a dash.
 _DATELINE = re.compile(r"(?:,\s*[A-Z][\w .'-]{1,30})?\s*(?:\([A-Za-z .]{1,25}\)\s*)?[—–-]")
 
 
@@ -298,9 +299,10 @@ class Movements(Document):
             self._places[town.ref] = town
         word = _CAPITAL.search(self.text, end.start, end.end)
         at = (word.start(), word.end()) if word else (end.start, end.end)
-        why = f"the capital of the country named with it ({end.word}): {town.name}"
-        self.capitals.append(Toponym(*at, self.text[at[0] : at[1]], town, 0.8,
-                                     frame.sentence + 1, why))  # fmt: skip
+        if all(t.start != at[0] for t in self.capitals):
+            why = f"the capital of the country named with it ({end.word}): {town.name}"
+            self.capitals.append(Toponym(*at, self.text[at[0] : at[1]], town, 0.8,
+                                         frame.sentence + 1, why))  # fmt: skip
         return [town.ref]
 
     def _building_in(self, end: End) -> str | None:

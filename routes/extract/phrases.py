@@ -329,9 +329,8 @@ class Phrases:
     def _located_in(self, tok: SpacyToken) -> list[End]:
         """The named places inside a phrase: "the town of X", "homes in X", "X camp", "Yemen's
         capital Sanaa", "neighbouring X", "areas including X", "towns such as X"."""
-        k = tok.i + 1 + (tok.i + 2 < len(tok.doc) and tok.doc[tok.i + 1].text == ",")
-        if tok.lower_ == "capital" and k < len(tok.doc) and k in self.names:
-            return self._end(tok.doc[k])  # "West Darfur capital El Geneina", "the capital, X"
+        if tok.lower_ == "capital" and (name := self._named_after(tok)) is not None:
+            return self._end(name)  # "West Darfur capital El Geneina", "the capital, X"
         named: list[End] = []
         owner: list[End] = []
         out: list[End] = []
@@ -360,12 +359,16 @@ class Phrases:
         # "the X province in northwest Y": the phrase's own name, which "in Y" only locates
         return [e for e in own or named or out or owner if e.kind != "anaphor"]
 
+    def _named_after(self, tok: SpacyToken) -> SpacyToken | None:
+        """The place named right after a word, past a comma ("the capital, Kigali")."""
+        k = tok.i + 1 + (tok.i + 2 < len(tok.doc) and tok.doc[tok.i + 1].text == ",")
+        return tok.doc[k] if k < len(tok.doc) and k in self.names else None
+
     def _capital(self, tok: SpacyToken) -> list[End]:
         """ "Thailand's capital", "the Thai capital", "the Chadian capital", "the capital of
         Chad" with no name of its own after it: the words that say whose capital it is (the
         reader places it at that country's capital, or at the place named if no country)."""
-        after = tok.i + 1 + (tok.i + 2 < len(tok.doc) and tok.doc[tok.i + 1].text == ",")
-        if after < len(tok.doc) and after in self.names:
+        if self._named_after(tok) is not None:
             return []  # "the capital, X", "West Darfur capital El Geneina": X itself
         whose = [c for c in tok.children
                  if (c.dep_ in {"nmod:poss", "amod", "compound"} and c.i < tok.i)
