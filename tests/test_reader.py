@@ -686,3 +686,16 @@ def test_people_dropped_off_in_a_town_went_there_from_the_town_evacuated() -> No
     text = "Chaitén was evacuated. The residents have been dropped off in Puerto Montt."
     assert _legs(text) == {("Chaitén", "Puerto Montt")}
     assert _legs("Food prices dropped in Puerto Montt as residents fled Chaitén.") == set()
+
+
+def test_a_name_the_text_calls_a_town_is_an_end_even_unplaced() -> None:
+    """ "Las Anod, a town in Somaliland" is where they fled, though no gazetteer has the
+    spelling: kept named and open, not taken for a person; "the Taliban" stays no place."""
+    text = (
+        "Somaliland-(Berberanews)-Thousands of people are still fleeing Las Anod, a town in "
+        "disputed Somaliland, because of fighting."
+    )
+    (move,) = _movements(text)
+    assert move.origins == ["unresolved:las anod"]
+    assert "Berberanews" not in " ".join(move.who)  # the dateline is no part of them
+    assert _movements("Thousands fled the Taliban, officials said.") == []

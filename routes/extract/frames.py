@@ -522,7 +522,9 @@ class _Reader(Phrases):
             at = (self.p.start(child.i), self.p.end(child.i))
             f.destinations.append(End(*at, "anaphor", "home"))  # "fled home": went home
             return
-        place = child.i in self.names or self._place_noun(child)  # "reach Tumbes City"
+        place = (  # "reach Tumbes City", "fled Las Anod, a town in Somaliland"
+            child.i in self.names or self._place_noun(child) or self._called_a_place(child)
+        )
         moved = None if place else self._describe(child)
         if moved is not None and moved.kind == "people":
             return  # "carrying 1,024 people headed for X": who, not where (their home is theirs)

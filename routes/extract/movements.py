@@ -113,6 +113,7 @@ _LISTED = re.compile(r"\s*(?:,|,?\s*and|,?\s*or)\s*")
 _DATELINE_LEAD = re.compile(
     r"\s*(?:[A-Z][A-Z .'’-]{2,}(?:,[^()\n—–_]{1,40}?)?\s*)?(?:\([A-Za-z .]{1,25}\)\s*)?"
     r"(?:--|[—–_-])\s+"
+    r"|\s*[A-Z][\w .'’]{1,30}[—–-]\([A-Za-z .]{1,25}\)[—–-]"  # "Somaliland-(Berberanews)-"
 )
 #: What follows a dateline's place: ", Country", "(Agency)", a dash.
 _DATELINE = re.compile(r"(?:,\s*[A-Z][\w .'-]{1,30})?\s*(?:\([A-Za-z .]{1,25}\)\s*)?[—–-]")

@@ -312,7 +312,12 @@ class Phrases:
             *(c for c in tok.children if c.dep_ in {"compound", "flat"} and c.tag_ == "NNP"),
         ]
         first, last = self._hyphened(min(span, key=lambda t: t.i), max(span, key=lambda t: t.i))
-        return [End(self.p.start(first.i), self.p.end(last.i), "name", self._text(first, last))]
+        at = (self.p.start(first.i), self.p.end(last.i))
+        return [End(*at, "name", self._text(first, last), marked=self._called_a_place(tok))]
+
+    def _called_a_place(self, tok: SpacyToken) -> bool:
+        """A name the text calls a place in apposition: "Las Anod, a town in Somaliland"."""
+        return any(c.dep_ == "appos" and self._place_noun(c) for c in tok.children)
 
     def _hyphened(self, first: SpacyToken, last: SpacyToken) -> tuple[SpacyToken, SpacyToken]:
         """A name's tokens widened over hyphens ("Nagorno-Karabakh", "Port-au-Prince")."""
