@@ -699,3 +699,15 @@ def test_a_name_the_text_calls_a_town_is_an_end_even_unplaced() -> None:
     assert move.origins == ["unresolved:las anod"]
     assert "Berberanews" not in " ".join(move.who)  # the dateline is no part of them
     assert _movements("Thousands fled the Taliban, officials said.") == []
+
+
+def test_the_island_is_the_only_island_the_story_named_before_it() -> None:
+    text = (
+        "The volcano on Ambae erupted on Tuesday. It has been active for weeks. Ash fell "
+        "on the villages. Schools closed. Crops failed. "
+        "Many people have already left the island for Espiritu Santo by ship."
+    )
+    assert ("Ambae", "Espiritu Santo") in _legs(text)
+    # two islands named: "the island" is neither
+    text = text.replace("on Ambae", "on Ambae and Maewo")
+    assert not any(origin == "island" for origin, _ in _legs(text))

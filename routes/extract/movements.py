@@ -99,7 +99,7 @@ _ANAPHORS = {
     "village": {"city", _TOWN, "curated"}, "country": {"country"},
     "region": {"admin1", "admin2", "area"}, "province": {"admin1"}, "state": {"admin1"},
     "district": {"admin2", "area"}, "camp": {"camp"}, "capital": {"city", _TOWN},
-    "area": {"area", "admin2", "city", _TOWN},
+    "area": {"area", "admin2", "city", _TOWN}, "island": {"area", "admin1", "island"},
 }  # fmt: skip
 _WORDS = frozenset({*VERBS, *MOVEMENT_NOUNS})
 #: Words that can be an end or a mover where no place is named: "there", "home", "the city",
@@ -397,7 +397,8 @@ class Movements(Document):
 
     def _antecedent(self, end: End, frame: Frame) -> list[str]:
         """The place an anaphor refers back to: the last place named before it in the
-        sentences just before (of the kind its word names)."""
+        sentences just before (of the kind its word names), else the only place of that kind
+        the story named before it ("the island", seven sentences after Ambae)."""
         if end.word in {"own country", "home"}:  # "Syrians who fled their country": Syria
             m = frame.mover
             spans = [m.span] if m is not None else []
@@ -434,6 +435,11 @@ class Movements(Document):
                     return found[::-1]
         if end.word == "country" and self._focus_ref is not None:
             return [self._focus_ref]
+        if accepted is not None and end.word != "country":  # "left the island": the only
+            before = self._order[: bisect.bisect_left(self._starts, end.start)]  # one named
+            earlier = {t.place.ref for t in before
+                       if t.start in self._ends and t.place.feature in accepted}  # fmt: skip
+            return sorted(earlier) if len(earlier) == 1 else []
         return []
 
     # -- people and vehicles
