@@ -69,8 +69,10 @@ def spelled_towns(key: str, countries: Iterable[str]) -> list[tuple[GeoName, boo
     """
     from rapidfuzz import fuzz
 
+    countries = set(countries)
     wanted = {country for country in countries if transliterated(country)}
-    found = {town.id: (town, True) for town, _main in geonames_named(key) if town.country in wanted}
+    found = {town.id: (town, True) for town, _main in geonames_named(key)
+             if town.country in countries}  # fmt: skip
     if len(variant(key)) < MIN_VARIANT and " " not in key:
         wanted = set()  # "Red" is no spelling of Ar Riyāḑ, nor "Laura" of Ālā'ĕr
     for country in sorted(wanted):
