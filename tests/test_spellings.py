@@ -49,14 +49,16 @@ def test_a_spelling_finds_the_town_of_the_story_s_country_only() -> None:
     [(hawl, listed)] = spelled_towns("hool", ["SY"])  # GeoNames lists "Hool" among its names
     assert (hawl.id, listed) == (173797, True)
     assert spelled_towns("ein issa", ["IQ"]) == []
-    # another name GeoNames lists is the town in any country the story names, Latin-script
-    # or not; a transliteration only where names are transliterated
+    # another name GeoNames lists is the town in a country the story names whose first
+    # language is not English, Latin-script or not (a transliteration only where names are
+    # transliterated); in an English-speaking one they are old names and nicknames
     [(anod, listed)] = spelled_towns("las anod", ["SO"])
     assert (anod.name, listed) == ("Laascaanood", True)
     assert [(t.name, listed) for t, listed in spelled_towns("santo", ["VU"])] == [
         ("Luganville", True)
     ]
     assert spelled_towns("las anod", ["ET"]) == []
+    assert spelled_towns("passover", ["US"]) == []  # an other name of Mountain City
     found = NameIndex().variants("deir balah", ["PS"])
     assert [(c.geonames_id, c.variant, c.primary) for c in found] == [(281141, True, True)]
 

