@@ -711,3 +711,9 @@ def test_the_island_is_the_only_island_the_story_named_before_it() -> None:
     # two islands named: "the island" is neither
     text = text.replace("on Ambae", "on Ambae and Maewo")
     assert not any(origin == "island" for origin, _ in _legs(text))
+
+
+def test_weapons_moved_are_goods_and_move_no_one() -> None:
+    text = "The crossing is used to transfer weapons from Syria to Hezbollah in Lebanon."
+    found = extract(text, story_date=DAY)
+    assert found.movements == [] and [v.what for v in found.vehicles] == ["aid"]

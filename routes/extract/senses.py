@@ -238,7 +238,7 @@ PASSENGER_VEHICLES = frozenset(
 AID_NOUNS = frozenset(
     _words("""
     aid assistance supplies supply food medicine medicines relief delivery deliveries cargo
-    goods shipment shipments water fuel tent tents equipment
+    goods shipment shipments water fuel tent tents equipment weapons arms ammunition munitions
     """)
 )
 #: What moves without being people: storms, fire, water, fighting, ideas.
