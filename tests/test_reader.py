@@ -482,6 +482,15 @@ def test_a_building_named_without_its_town_is_in_the_town_told_of() -> None:
     assert move["origins"] == [town["id"]] and "within one town" in move["note"]
 
 
+def test_a_building_listed_after_a_town_is_a_place_of_the_draft() -> None:
+    """A building that is only a listed end ("to Juba and the U.N. base") is named in the
+    draft's places too: drafting the story failed on it (kept-back kept2, counts only)."""
+    text = "Shelling hit Malakal on Monday. Families fled Malakal for Juba and the U.N. base."
+    draft = draft_scenario(text, story_date=DAY).model_dump()
+    assert "U.N. base" in {p["name"] for p in draft["places"]}
+    assert any("U.N. base" in item for item in draft["review"])
+
+
 def test_a_building_is_not_placed_in_the_town_its_movement_leaves() -> None:
     # "from X to the Y Hospital": the hospital may be anywhere; kept named, not placed in X
     text = "Families reached Bani Suheila. From there, they moved to Nasser Hospital."

@@ -41,7 +41,8 @@ class Run(Toponyms, Figures, Incidents, Movements):
         )
         # a people's name that gave a movement its origin ("Venezuelans crossed") names
         # that country for the draft
-        used = {r for m in movements for r in [*m.origins, *m.destinations]}
+        used = {r for m in movements for r in [*m.origins, *m.destinations, *m.via, *m.listed]}
+        used |= {r for v in vehicles for r in [*v.origins, *v.destinations]}
         named = {t.place.ref for t in toponyms}
         toponyms = sorted(
             [
