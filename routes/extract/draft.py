@@ -12,7 +12,13 @@ from typing import TYPE_CHECKING, Any
 from routes import scenario
 from routes.distance import great_circle_km
 from routes.errors import ExtractError
-from routes.extract.findings import BUILDING, Extraction, FigureMention, MovementDraft
+from routes.extract.findings import (
+    BUILDING,
+    Extraction,
+    FigureMention,
+    MovementDraft,
+    named_places,
+)
 from routes.extract.gazetteer import Candidate, CuratedPlace, default_extractor
 from routes.extract.text import unique
 from routes.extract.toponyms import FOCUS_RADIUS_KM
@@ -149,8 +155,7 @@ class _Drafter:
 
     def draft(self) -> dict[str, Any]:
         x = self.x
-        ends = [r for m in x.movements for r in [*m.origins, *m.via, *m.destinations, *m.listed]]
-        ends += [r for v in x.vehicles for r in [*v.origins, *v.destinations]]
+        ends = named_places(x.movements, x.vehicles)
         ends += [inc.place for inc in x.incidents if inc.place]
         catalogue = x.places()
         mapped = unique(

@@ -28,6 +28,7 @@ __all__ = [
     "Toponym",
     "Unresolved",
     "VehicleDraft",
+    "named_places",
 ]
 
 #: The kind and feature of a building the story names in a town it told of, placed at the
@@ -213,6 +214,11 @@ class MovementDraft:
         ends = {*self.origins, *self.destinations}
         return list(dict.fromkeys(r for pair in self.also for r in pair if r not in ends))
 
+    @property
+    def places(self) -> list[str]:
+        """Every place it names: its ends, the ways it passes and its other legs' places."""
+        return [*self.origins, *self.via, *self.destinations, *self.listed]
+
 
 @dataclass
 class VehicleDraft:
@@ -223,6 +229,16 @@ class VehicleDraft:
     destinations: list[str]
     sentences: list[int]  # 1-based
     figures: list[FigureMention] = field(default_factory=list)
+
+    @property
+    def places(self) -> list[str]:
+        """Every place it names: where it left and where it went."""
+        return [*self.origins, *self.destinations]
+
+
+def named_places(movements: list[MovementDraft], vehicles: list[VehicleDraft]) -> list[str]:
+    """Every place the movements and the vehicles name, in order."""
+    return [r for m in movements for r in m.places] + [r for v in vehicles for r in v.places]
 
 
 @dataclass(frozen=True)

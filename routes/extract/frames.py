@@ -406,10 +406,12 @@ class _Reader(Phrases):
             verbal = self._directed(tok) or self._misread_object(tok) is not None
         if tag == "JJ" and tok.dep_ == "acl":  # "people headed for X", tagged an adjective
             verbal = self._directed(tok)
-        if verbal or tok.lower_ == "bound":  # a noun with a copula's subject is still a noun:
-            # "the weekend was a constant exodus of X residents"
-            return sense(tok.text, noun=False) or sense(tok.text, noun=tag in {"NN", "NNS"})
-        return None
+        if not (verbal or tok.lower_ == "bound"):
+            return None
+        found = sense(tok.text, noun=False)
+        if found is None and tag in {"NN", "NNS"}:  # a noun with a copula's subject is still
+            found = sense(tok.text, noun=True)  # one: "the weekend was an exodus of residents"
+        return found
 
     def _directed(self, tok: SpacyToken) -> bool:
         """A word with a phrase of direction of its own ("from X", "to Y", "for Y")."""

@@ -33,6 +33,7 @@ from routes.extract.findings import (
     Toponym,
     Unresolved,
     VehicleDraft,
+    named_places,
 )
 from routes.extract.frames import End, Frame, frames
 from routes.extract.lexicon import BUILDINGS, ORG_HEADS, PRONOUNS
@@ -189,8 +190,7 @@ class Movements(Document):
             self._finish(m, dates, attributions)
         origins = [m.origins[0] for m in movements if m.origins and m.destinations]
         main = max(unique(origins), key=origins.count) if origins else None
-        used = {r for m in movements for r in [*m.origins, *m.destinations, *m.via, *m.listed]}
-        used |= {r for v in vehicles for r in [*v.origins, *v.destinations]}
+        used = set(named_places(movements, vehicles))
         kept = {r: u for r, u in self._unresolved.items() if r in used}
         self.review += [
             f"unresolved {u.name!r} (chars {u.start}-{u.end}): {self.far_only[u.start]}: no "
@@ -296,8 +296,7 @@ class Movements(Document):
         town = self.x.capital(countries[0]) if countries and countries[0] else None
         if town is None:
             return [t.place.ref for t in inside if t.place.feature != "country"][:1]
-        if town.ref not in self._places:
-            self._places[town.ref] = town
+        self._places.setdefault(town.ref, town)
         word = _CAPITAL.search(self.text, end.start, end.end)
         at = (word.start(), word.end()) if word else (end.start, end.end)
         if all(t.start != at[0] for t in self.capitals):

@@ -8,6 +8,7 @@ from routes.extract.figures import Figures
 from routes.extract.findings import (
     Extraction,
     Rejection,
+    named_places,
 )
 from routes.extract.incidents import Incidents
 from routes.extract.movements import Movements
@@ -41,8 +42,7 @@ class Run(Toponyms, Figures, Incidents, Movements):
         )
         # a people's name that gave a movement its origin ("Venezuelans crossed") names
         # that country for the draft
-        used = {r for m in movements for r in [*m.origins, *m.destinations, *m.via, *m.listed]}
-        used |= {r for v in vehicles for r in [*v.origins, *v.destinations]}
+        used = set(named_places(movements, vehicles))
         named = {t.place.ref for t in toponyms}
         toponyms = sorted(
             [
