@@ -726,3 +726,39 @@ def test_weapons_moved_are_goods_and_move_no_one() -> None:
     text = "The crossing is used to transfer weapons from Syria to Hezbollah in Lebanon."
     found = extract(text, story_date=DAY)
     assert found.movements == [] and [v.what for v in found.vehicles] == ["aid"]
+
+
+def test_each_phrase_of_direction_is_a_claim_of_its_own() -> None:
+    """A gapped second clause ("and another 50,000 to B") is a movement to B, whether the
+    parse hangs its phrase on the verb of movement or on the verb that caused it."""
+    text = (
+        "Officials said 200,000 people had fled from Burundi to Rwanda and another 40,000 to "
+        "Tanzania."
+    )
+    assert {("Burundi", "Rwanda"), ("Burundi", "Tanzania")} <= _legs(text)
+    text = (
+        "The violence has prompted 200,000 people to flee Burundi into Rwanda and 40,000 more "
+        "into Tanzania."
+    )
+    assert {("Burundi", "Rwanda"), ("Burundi", "Tanzania")} <= _legs(text)
+
+
+def test_a_purpose_clause_moves_those_who_went_not_what_they_crossed() -> None:
+    """ "crossed a river to get to X": the river is not who moved; "get to" is a movement."""
+    for verb in ("to get to", "to reach"):
+        text = f"Thousands of refugees left Maiduguri and crossed a river {verb} Cameroon."
+        assert _legs(text) == {("Maiduguri", "Cameroon")}
+
+
+def test_no_plans_to_return_is_no_return() -> None:
+    from routes.extract.frames import frames
+    from routes.extract.parse import parse
+    from routes.extract.text import sentences
+
+    def status(text: str) -> str:
+        (parsed,) = parse(text, sentences(text), [0])
+        (found,) = [f for f in frames(parsed, {}) if f.lemma == "return"]
+        return found.status
+
+    assert status("They do not have any immediate plans to return home.") == "not made"
+    assert status("They have plans to return home.") == "planned"

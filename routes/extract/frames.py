@@ -222,7 +222,7 @@ class _Reader(Phrases):
             if (a, b) in used or self.names.get(tok.head.i) == (a, b):
                 continue  # a name's other words, or a place framed already
             case: str | None = None
-            node = tok
+            node, hopped = tok, False
             while node.head.i != node.i and node.i not in found:
                 had, case = case, case or self._case(node)
                 if (
@@ -239,8 +239,17 @@ class _Reader(Phrases):
                 if node.i not in found and noun is not None:
                     node = noun  # "stem a flood of refugees into X", "organised the evacuation"
                     break
+                made = next((c for c in node.children if c.dep_ == "xcomp" and c.i in found), None)
+                if node.i not in found and made is not None:
+                    node, hopped = made, True  # "prompted 250,000 to flee into A and 50,000
+                    break  # more into B"
             f = found.get(node.i)
             if f is None or case is None:
+                continue
+            if hopped and case in DESTINATION_CASES and f.destinations:
+                first = max(e.group for e in f.destinations) + 1  # a claim of its own
+                f.destinations += [dataclasses.replace(e, group=first) for e in self._ends(tok)]
+                used.add((a, b))
                 continue
             if case in ORIGIN_CASES and self._range(tok):
                 f.destinations += [End(a, b, "toponym"), *self._span_end(tok)]
@@ -579,7 +588,9 @@ class _Reader(Phrases):
         elif case in ORIGIN_CASES:
             f.origins += ends
         elif case in DESTINATION_CASES or (case == "for" and s.for_end):
-            f.destinations += ends
+            # a phrase of its own is a claim of its own ("fled to A and another 50,000 to B")
+            first = max((e.group + 1 for e in f.destinations), default=0)
+            f.destinations += [dataclasses.replace(e, group=first + e.group) for e in ends]
         elif case in PATH_CASES:
             passing = case in {"across", "over", "past"}
             f.via += [dataclasses.replace(e, passing=passing) for e in ends]
@@ -687,7 +698,18 @@ class _Reader(Phrases):
         if dep == "advcl" and head.lower_ in SPEECH_VERBS and head.dep_ in {"advcl", "parataxis"}:
             head = head.head  # "reached X after escaping Y, officials said": not the officials
         if dep in {"acl", "acl:relcl"}:
-            return self._describe(head)
+            described = self._describe(head)
+            verb = head.head
+            if (
+                dep == "acl"
+                and (described is None or not described.kind)
+                and any(c.dep_ == "mark" and c.lower_ == "to" for c in tok.children)
+                and head.dep_ in {"obj", "obl"}
+                and verb.tag_.startswith("VB")
+            ):  # "crossed a river to reach X": the ones who crossed, not the river
+                subject = self._child(verb, "nsubj", "nsubj:pass")
+                return self._describe(subject) if subject is not None else self._lent(verb)
+            return described
         if dep == "xcomp":
             obj = self._child(head, "obj")
             moved = self._moved(obj) if obj is not None else None
@@ -723,6 +745,11 @@ class _Reader(Phrases):
                 return "not made"
             if t is not tok and low in PLAN_WORDS and low not in DECIDED:
                 status = "planned"
+                held = t.head if t.dep_ == "obj" else None  # "do not have any plans to return"
+                if held is not None and any(
+                    c.dep_ in {"advmod", "neg"} and c.lower_ in NEGATIONS for c in held.children
+                ):
+                    return "not made"
             if t.dep_ == "ccomp":
                 break  # "an official told AFP that people have crossed": reported, not planned
             if t.dep_ in {"xcomp", "advcl"} or (t is tok and t.dep_ == "acl"):

@@ -151,6 +151,7 @@ VERBS: dict[str, Sense] = {
     **_senses("receive welcome accept admit", Sense(moves="object", kind="receive")),
     **_senses("stay remain live wait strand trap", Sense(kind="stay", at=True)),
     **_senses("bound", Sense(for_end=True)),
+    "get": Sense(),  # "got to X", "got out of X": only with a phrase of direction
 }
 
 #: Nouns of movement: "the evacuation of X", "the exodus from X", "the influx of refugees".
