@@ -762,3 +762,43 @@ def test_no_plans_to_return_is_no_return() -> None:
 
     assert status("They do not have any immediate plans to return home.") == "not made"
     assert status("They have plans to return home.") == "planned"
+
+
+def test_where_displaced_people_from_a_place_stay_is_where_they_went() -> None:
+    assert _legs("Hundreds of evacuees from Lahaina are staying in shelters in Kahului.") == {
+        ("Lahaina", "Kahului")
+    }
+    assert _legs("Hundreds of residents from Lahaina are staying in Kahului.") == set()
+
+
+def test_people_forced_out_of_the_one_town_a_sentence_names_left_that_town() -> None:
+    text = (
+        "Covered in ash, the village of Chaiten was empty on Saturday after the eruption "
+        "forced 4,000 people to flee. Officials sent many by boat to Puerto Montt."
+    )
+    assert _legs(text) == {("Chaiten", "Puerto Montt")}
+    # the town is where they went, or is where people who are only described are
+    assert _legs("Ships took 4,000 people to Puerto Montt. Officials sent others by boat.") == set()
+    text = (
+        "Refugees fleeing the war waited in Chaiten on Saturday. Officials sent many by boat "
+        "to Puerto Montt."
+    )
+    assert _legs(text) == set()
+
+
+def test_a_place_hung_on_another_words_phrase_with_its_own_preposition_is_an_end() -> None:
+    """ "sending many by boat to A farther north and to B": A, though the parse hangs it on
+    "north", is a destination beside B."""
+    text = (
+        "The eruption forced 4,000 people to flee Chaiten. Authorities sent many by boat to "
+        "Chiloe Island farther north and to Puerto Montt on the mainland."
+    )
+    assert {("Chaiten", "Chiloe Island"), ("Chaiten", "Puerto Montt")} <= _legs(text)
+
+
+def test_an_evacuation_if_necessary_is_planned() -> None:
+    text = (
+        "Boats were on standby at Pefki to evacuate residents if necessary. Another 23 people "
+        "were taken to Limni."
+    )
+    assert _legs(text) == set()

@@ -246,13 +246,16 @@ class _Reader(Phrases):
             f = found.get(node.i)
             if f is None or case is None:
                 continue
-            if hopped and case in DESTINATION_CASES and f.destinations:
+            own = self._case(tok) in DESTINATION_CASES  # not a case of a phrase it is part of
+            if case in DESTINATION_CASES and f.destinations and (hopped or own):
                 first = max(e.group for e in f.destinations) + 1  # a claim of its own
                 f.destinations += [dataclasses.replace(e, group=first) for e in self._ends(tok)]
                 used.add((a, b))
                 continue
             if case in ORIGIN_CASES and self._range(tok):
-                f.destinations += [End(a, b, "toponym"), *self._span_end(tok)]
+                last = self._span_end(tok)
+                f.destinations += [End(a, b, "toponym"), *last]
+                used.update((e.start, e.end) for e in last)  # "from A to B": one range
             elif case in ORIGIN_CASES and not f.origins:
                 f.origins.append(End(a, b, "toponym"))
             elif case in DESTINATION_CASES and not f.destinations:
@@ -739,6 +742,13 @@ class _Reader(Phrases):
                 if c.dep_ in {"aux", "aux:pass"} and low in MODALS:
                     status = "planned"
                 if c.dep_ == "mark" and low in {"whether", "if"}:
+                    status = "planned"
+                if (
+                    c.dep_ == "advcl"
+                    and any(m.dep_ == "mark" and m.lower_ in {"if", "unless"} for m in c.children)
+                    and t is tok
+                    and tok.tag_ != "VBD"
+                ):  # "to evacuate residents if necessary"
                     status = "planned"
             low = t.lower_
             if t is not tok and low in FAILURE_WORDS:

@@ -183,7 +183,7 @@ class Movements(Document):
                 return False  # a building is a place of its own in its town
             return _holds(places[a], places[b])
 
-        legs = Tracker(self._refs, nested).legs(read)
+        legs = Tracker(self._refs, nested, self._towns).legs(read)
         people, vehicles = self._sort(legs, figures)
         movements = _join(people, places)
         for m in movements:
@@ -199,6 +199,16 @@ class Movements(Document):
             if u.start in self.far_only
         ]
         return movements, main, vehicles, kept
+
+    def _towns(self, sentence: int) -> list[str]:
+        """The towns a sentence (0-based) names that can be ends."""
+        return unique(
+            t.place.ref
+            for t in self._order
+            if t.sentence - 1 == sentence
+            and t.place.feature in {"city", _TOWN}
+            and t.place.ref in self._end_refs
+        )
 
     # -- parsing the sentences that can hold a movement
 

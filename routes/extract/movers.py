@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from routes.extract.frames import End, Frame, Mover
+from routes.extract.senses import singular
 
 
 def _words(text: str) -> list[str]:
@@ -62,6 +63,9 @@ CONTINUING = frozenset(
 
 #: Verbs of staying that say where people who left now live ("where he lives in X").
 SETTLED = frozenset(["live", "stay"])
+#: Nouns of people who were moved: where they stay is where they went ("refugees from X are
+#: living in Y")
+DISPLACED = frozenset(_words("refugee evacuee displaced idp deportee exile asylum-seeker"))
 
 
 @dataclass
@@ -114,17 +118,21 @@ class Tracker:
         self,
         refs: Callable[[End, Frame], list[str]],
         nested: Callable[[str, str], bool],
+        towns: Callable[[int], list[str]] = lambda sentence: [],
     ) -> None:
         #: End → its refs (toponym refs, unresolved names; anaphors resolved), or []
         self.refs = refs
         #: Whether one place holds the other (a country and a town in it)
         self.nested = nested
+        #: Sentence → the towns it names that can be ends
+        self.towns = towns
         self.parties: list[Party] = []
         self._by_head: dict[tuple[int, int], Party] = {}
         self._scenes: list[tuple[str, int]] = []  # every place told left, and its sentence
         #: every place told reached, its sentence, and whether told in the first person
         self._refuges: list[tuple[str, int, bool]] = []
         self._last_end: tuple[str, int] | None = None  # where the last leg ended, and when
+        self._framed: dict[int, set[str]] = {}  # sentence → the places its frames name
 
     @property
     def scene(self) -> tuple[str, int] | None:
@@ -132,6 +140,10 @@ class Tracker:
         return self._scenes[-1] if self._scenes else None
 
     def legs(self, frames: list[Frame]) -> list[Leg]:
+        for f in frames:
+            ends = [*f.origins, *f.destinations, *f.via, *f.located]
+            ends = [e for e in ends if e.kind in {"toponym", "anaphor"}]  # no side effects
+            self._framed.setdefault(f.sentence, set()).update(self._refs(ends, f))
         out: list[Leg] = []
         for f in sorted(frames, key=lambda f: f.start):
             party = self._party(f)
@@ -259,6 +271,8 @@ class Tracker:
         leg = settled or leg
         if party is not None and f.status != "not made":
             self._move(party, leg, located, f.sentence)
+        if not (leg.origins or leg.destinations):
+            self._left_here(f)
         if (f.kind == "stay" and settled is None) or not (leg.origins or leg.destinations):
             return None
         return leg
@@ -334,6 +348,23 @@ class Tracker:
         elif not leg.destinations and f.kind == "noun" and f.definite:
             self._from(leg, scene[0], "scene", scene[1])  # "The evacuations began with ..."
 
+    def _left_here(self, f: Frame) -> None:
+        """People leaving with no place of their own in a sentence that names one town, and
+        as no frame's end ("X was a ghost town after the eruption forced 4,500 people to
+        flee"): X is the place the story tells them leaving."""
+        if (
+            f.lemma in LEAVING
+            and f.kind == "move"
+            and f.status == "made"
+            and f.mover is not None
+            and f.mover.kind == "people"
+            and not f.mover.span[0] <= f.start < f.mover.span[1]  # "refugees fleeing X": who
+            and f.mover.text.lower() not in FIRST_PERSON  # a reporter's or a speaker's own
+        ):
+            here = [p for p in self.towns(f.sentence) if p not in self._framed[f.sentence]]
+            if len(here) == 1:
+                self._scenes.append((here[0], f.sentence))
+
     @staticmethod
     def _from(leg: Leg, place: str, how: str, sentence: int) -> None:
         leg.origins, leg.origin_from, leg.origin_sentence = [place], how, sentence
@@ -392,6 +423,17 @@ class Tracker:
             and self._apart([party.place], located[:1])
         ):
             return Leg(f, party, [party.place], located[:1], [], "track", party.place_sentence)
+        origins = self._refs(f.origins, f)
+        if (
+            f.kind == "stay"
+            and f.status == "made"
+            and located
+            and origins
+            and f.mover is not None
+            and DISPLACED & {f.mover.group, singular(f.mover.lemma)}
+            and self._apart(origins[:1], located[:1])
+        ):
+            return Leg(f, party, origins[:1], located[:1])
         return None
 
     def _move(self, party: Party, leg: Leg, located: list[str], sentence: int) -> None:
