@@ -21,7 +21,7 @@ from routes.extract import draft_scenario
 from routes.places import candidates, features, normalize
 from routes.places.former import former_names
 from routes.places.geonames import geonames_by_id
-from routes.places.index import NameIndex
+from routes.places.index import NameIndex, as_of, contains
 
 
 def _best(query: str) -> object | None:
@@ -202,3 +202,19 @@ def test_land_points_are_rebuilt_from_natural_earth() -> None:
     spec.loader.exec_module(module)
     written = (DATA_DIR / "land-points.csv").read_text(encoding="utf-8")
     assert module.csv_text(module.rows(folder)) == written
+
+
+def test_a_country_that_was_a_part_of_another_then_is_a_region_of_it() -> None:
+    """Kosovo in 1999 was a province of Serbia: a region, which holds its towns, not a
+    country; in 2010 it is the country."""
+    text = "Thousands of Albanians fled from Macedonia into Kosovo."
+    for year, source in [(1999, "country-points"), (2010, "countries")]:
+        draft = draft_scenario(text, story_date=dt.date(year, 6, 1))
+        kosovo = next(p for p in draft.places if p.name == "Kosovo")
+        assert kosovo.source == source, year
+        assert ("a part of Serbia" in kosovo.detail) == (year == 1999)
+    # the region holds all that the country holds today
+    index = NameIndex()
+    (region,) = as_of(index.lookup(["kosovo"])["kosovo"], dt.date(1999, 6, 1))
+    (town,) = [c for c in index.lookup(["pristina"])["pristina"] if c.country == "XK"][:1]
+    assert region.kind == "region" and contains(region, town)

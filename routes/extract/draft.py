@@ -53,6 +53,7 @@ _COUNTRIES_SOURCE = {
 }
 #: Where continents' and regions' points come from, by their Area source.
 _AREA_SOURCES = {
+    regions.COUNTRY_SOURCE: {**_COUNTRIES_SOURCE, "id": "country-points"},  # a part, then
     regions.CONTINENT_SOURCE: {
         "id": "geonames-continents",
         "title": regions.CONTINENT_SOURCE,
@@ -292,7 +293,10 @@ class _Drafter:
             self.sources.setdefault(_GEONAMES_SOURCE["id"], dict(_GEONAMES_SOURCE))
             source = _GEONAMES_SOURCE["id"]
             detail = f"GeoNames {c.geonames_id} ({c.country}, population {c.population:,})"
-        if c.former is not None:
+        if c.former is not None and c.former.part:
+            record["aliases"] = aliases
+            detail = f"{detail}; a part of {c.former.then} {c.former.years} ({c.former.source})"
+        elif c.former is not None:
             record["aliases"] = aliases
             then = f", in {c.former.then}" if c.former.then else ""
             detail = f"{detail}; called {record['name']} {c.former.years}{then} ({c.former.source})"

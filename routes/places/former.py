@@ -33,6 +33,8 @@ class FormerName:
     source: str  # the record's source, as a line of text
     since: int | None = None  # the first year (None: before the records that say)
     then: str | None = None  # the country it lay in under that name, when another
+    #: It was a part of ``then`` (a province, a region), not yet a country of its own
+    part: bool = False
 
     def in_use(self, year: int) -> bool:
         """Whether the name was the place's in ``year``."""
@@ -76,7 +78,10 @@ def _record(row: dict[str, Any], source: dict[str, str]) -> FormerName:
     today = row["today"]
     where = f"geonames:{today}" if isinstance(today, int) else f"country:{today}"
     cites = f"{source['title']}, {source['publisher']} ({source['url']}): {row['detail']}"
-    return FormerName(row["name"], row["until"], where, cites, row.get("since"), row.get("then"))
+    return FormerName(
+        row["name"], row["until"], where, cites, row.get("since"), row.get("then"),
+        bool(row.get("part")),
+    )  # fmt: skip
 
 
 def _iso_3166_3() -> list[FormerName]:

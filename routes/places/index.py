@@ -206,6 +206,11 @@ class NameIndex:
                 place = self._by_iso.get(code) if kind == "country" else None
                 if kind == "geonames" and int(code) in towns:
                     place = _town(towns[int(code)], True)
+                if place is not None and f.part:  # Kosovo in 1999: a province, at its point
+                    place = replace(
+                        place, ref=f"region:part:{code}", feature="admin1", kind="region",
+                        source=regions.COUNTRY_SOURCE,
+                    )  # fmt: skip
                 if place is not None:
                     found.setdefault(key, []).append(replace(place, primary=True, former=f))
         return found
@@ -326,6 +331,7 @@ def as_of(found: Sequence[IndexCandidate], date: dt.date | None) -> list[IndexCa
     then = [c for c in found if c.former and c.former.in_use(date.year)]
     if then:
         return then
+    found = [c for c in found if not (c.former and c.former.part)]  # a country of its own now
     return [replace(c, primary=False, former=None) if c.former else c for c in found]
 
 
@@ -537,8 +543,8 @@ def contains(area: IndexCandidate, place: IndexCandidate) -> bool:
     """
     if area.ref == place.ref or place.feature == "country":
         return False
-    if area.feature == "country":
-        return place.country == area.country
+    if area.feature == "country" or (area.former is not None and area.former.part):
+        return place.country == area.country  # (Kosovo in 1999 held all that Kosovo holds)
     if area.feature == "admin1":
         return (
             place.feature != "admin1"
