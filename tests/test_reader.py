@@ -802,3 +802,10 @@ def test_an_evacuation_if_necessary_is_planned() -> None:
         "were taken to Limni."
     )
     assert _legs(text) == set()
+
+
+def test_verbs_of_haste_are_verbs_of_movement() -> None:
+    for verb in ("rushed", "raced", "dashed", "hurried", "scrambled"):
+        assert _legs(f"Residents {verb} from Lahaina to Kahului as the fire spread.") == {
+            ("Lahaina", "Kahului")
+        }, verb

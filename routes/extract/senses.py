@@ -127,7 +127,7 @@ VERBS: dict[str, Sense] = {
     **_senses(
         "go come head travel walk trek march run migrate flock pour stream flood surge spill "
         "trickle straggle trudge limp sail ride swim hike journey wander proceed continue "
-        "relocate move set make loop",
+        "relocate move set make loop rush race dash hurry scramble emigrate",
         _GO,
     ),
     **_senses("cross pass transit traverse", Sense(place_object="via", for_end=True)),
