@@ -809,3 +809,11 @@ def test_verbs_of_haste_are_verbs_of_movement() -> None:
         assert _legs(f"Residents {verb} from Lahaina to Kahului as the fire spread.") == {
             ("Lahaina", "Kahului")
         }, verb
+
+
+def test_a_named_storm_is_no_one_moving() -> None:
+    text = (
+        "Tourists fled Key West on Monday. Hurricane Georges was expected to move into Haiti "
+        "early today, and Typhoon Haiyan moved toward Tacloban."
+    )
+    assert _legs(text) == set()

@@ -347,6 +347,8 @@ class _Reader(Phrases):
             f.mover.kind = "people"  # only people flee: "the Yazidi community fled"
         if base in FLOW_NOUNS and (f.mover is None or f.mover.kind != "people"):
             return None  # "flood waters poured into X"
+        if f.mover is not None and self._hazard(self.doc[f.mover.head]):
+            return None  # "Hurricane Georges moved into Haiti"
         f.status = self._status(tok)
         if s.kind == "move" and not f.origins and (f.destinations or s.place_object == "origin"):
             f.causes = self._causes(f)

@@ -501,16 +501,25 @@ class Phrases:
         tok = self.doc[m.head]
         return (
             tok.i in self.names
-            or tok.lower_ in NON_MOVERS
+            or self._hazard(tok)
             or lemma(tok.text) in CASUALTY_NOUNS
             or tok.lower_ in CASUALTY_NOUNS
+        )
+
+    @staticmethod
+    def _hazard(tok: SpacyToken) -> bool:
+        """A storm, a fire, water, fighting: what moves or drives people, never people
+        ("the flames", "Hurricane Georges", "Typhoon Haiyan")."""
+        return tok.lower_ in NON_MOVERS or any(
+            c.dep_ in {"compound", "flat"} and c.lower_ in NON_MOVERS and c.i < tok.i
+            for c in tok.children
         )
 
     def _kind(self, tok: SpacyToken) -> str:
         low, base = tok.lower_, lemma(tok.text)
         if tok.i in self.names:
             return ""
-        if low in CASUALTY_NOUNS or base in CASUALTY_NOUNS or low in NON_MOVERS:
+        if low in CASUALTY_NOUNS or base in CASUALTY_NOUNS or self._hazard(tok):
             return ""
         if sense(tok.text, noun=True) is not None:
             return ""  # "evacuations began": a movement, not who moves
