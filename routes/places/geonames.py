@@ -208,6 +208,12 @@ def capital_of(country: str) -> GeoName | None:
     return GeoName(*rows[0]) if rows else None
 
 
+#: Names already asked in this process, by index file: a corpus names the same places
+#: story after story (the index is read-only; a new index is a new file)
+_NAMED: dict[tuple[Path, str], tuple[tuple[GeoName, bool], ...]] = {}
+NAMED_KEPT = 200_000
+
+
 def geonames_named(key: str) -> list[tuple[GeoName, bool]]:
     """Towns with this :func:`normalize`-d name, and whether it is their main name; one
     town per place (:func:`one_per_place`).
@@ -233,20 +239,27 @@ def geonames_named_all(keys: Iterable[str]) -> dict[str, list[tuple[GeoName, boo
     ([('SY', True)], False)
     """
     wanted = sorted(set(keys))
+    path = index_path()
+    if len(_NAMED) > NAMED_KEPT:
+        _NAMED.clear()
+    todo = [key for key in wanted if (path, key) not in _NAMED]
     found: dict[str, list[tuple[GeoName, bool]]] = {}
-    with closing(geonames_db()) as db:
-        for at in range(0, len(wanted), 500):
-            chunk = wanted[at : at + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = db.execute(
-                f"SELECT c.key, {_TOWN}, 1 FROM cities c WHERE c.key IN ({marks}) UNION ALL "
-                f"SELECT n.key, {_TOWN}, 0 FROM names n JOIN cities c ON c.id = n.id "
-                f"WHERE n.key IN ({marks}) ORDER BY 1, 2",
-                chunk * 2,
-            ).fetchall()
-            for row in rows:
-                found.setdefault(row[0], []).append((GeoName(*row[1:-1]), bool(row[-1])))
-    return {key: one_per_place(towns) for key, towns in found.items()}
+    if todo:
+        with closing(geonames_db()) as db:
+            for at in range(0, len(todo), 500):
+                chunk = todo[at : at + 500]
+                marks = ",".join("?" * len(chunk))
+                rows = db.execute(
+                    f"SELECT c.key, {_TOWN}, 1 FROM cities c WHERE c.key IN ({marks}) UNION ALL "
+                    f"SELECT n.key, {_TOWN}, 0 FROM names n JOIN cities c ON c.id = n.id "
+                    f"WHERE n.key IN ({marks}) ORDER BY 1, 2",
+                    chunk * 2,
+                ).fetchall()
+                for row in rows:
+                    found.setdefault(row[0], []).append((GeoName(*row[1:-1]), bool(row[-1])))
+        for key in todo:
+            _NAMED[path, key] = tuple(one_per_place(found.get(key, [])))
+    return {key: list(towns) for key in wanted if (towns := _NAMED[path, key])}
 
 
 def own_spelling(key: str, name: str) -> bool:
