@@ -345,10 +345,8 @@ class _Reader(Phrases):
             and not self._nonmover(f.mover)
         ):
             f.mover.kind = "people"  # only people flee: "the Yazidi community fled"
-        if base in FLOW_NOUNS and (f.mover is None or f.mover.kind != "people"):
-            return None  # "flood waters poured into X"
-        if f.mover is not None and self._hazard(self.doc[f.mover.head]):
-            return None  # "Hurricane Georges moved into Haiti"
+        if self._moves_nothing(f):
+            return None
         f.status = self._status(tok)
         if s.kind == "move" and not f.origins and (f.destinations or s.place_object == "origin"):
             f.causes = self._causes(f)
@@ -363,6 +361,12 @@ class _Reader(Phrases):
         if not (f.origins or f.destinations or f.via or f.located or f.means) and f.mover is None:
             return None  # (one with vehicles of its own is a movement told again)
         return f
+
+    def _moves_nothing(self, f: Frame) -> bool:
+        """ "Flood waters poured into X", "Hurricane Georges moved into Haiti": no one."""
+        if f.lemma in FLOW_NOUNS and (f.mover is None or f.mover.kind != "people"):
+            return True
+        return f.mover is not None and self._hazard(self.doc[f.mover.head])
 
     def _fronted(self, tok: SpacyToken) -> list[End]:
         """The place a sentence opens on ("At the Kurmuk border point, refugees said they

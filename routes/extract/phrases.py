@@ -509,10 +509,13 @@ class Phrases:
     @staticmethod
     def _hazard(tok: SpacyToken) -> bool:
         """A storm, a fire, water, fighting: what moves or drives people, never people
-        ("the flames", "Hurricane Georges", "Typhoon Haiyan")."""
-        return tok.lower_ in NON_MOVERS or any(
-            c.dep_ in {"compound", "flat"} and c.lower_ in NON_MOVERS and c.i < tok.i
-            for c in tok.children
+        ("the flames", "Hurricane Georges", "Typhoon Haiyan"; "flood victims" are people)."""
+        return tok.lower_ in NON_MOVERS or (
+            tok.tag_ in {"NNP", "NNPS"}
+            and any(
+                c.dep_ in {"compound", "flat"} and c.lower_ in NON_MOVERS and c.i < tok.i
+                for c in tok.children
+            )
         )
 
     def _kind(self, tok: SpacyToken) -> str:
