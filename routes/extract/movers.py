@@ -132,6 +132,7 @@ class Tracker:
         #: every place told reached, its sentence, and whether told in the first person
         self._refuges: list[tuple[str, int, bool]] = []
         self._last_end: tuple[str, int] | None = None  # where the last leg ended, and when
+        self._frames: list[Frame] = []
         self._framed: dict[int, set[str]] = {}  # sentence → the places its frames name
 
     @property
@@ -140,10 +141,7 @@ class Tracker:
         return self._scenes[-1] if self._scenes else None
 
     def legs(self, frames: list[Frame]) -> list[Leg]:
-        for f in frames:
-            ends = [*f.origins, *f.destinations, *f.via, *f.located]
-            ends = [e for e in ends if e.kind in {"toponym", "anaphor"}]  # no side effects
-            self._framed.setdefault(f.sentence, set()).update(self._refs(ends, f))
+        self._frames = frames
         out: list[Leg] = []
         for f in sorted(frames, key=lambda f: f.start):
             party = self._party(f)
@@ -267,7 +265,7 @@ class Tracker:
         self._arrival(leg, party)
         self._remember(leg)
         located = self._refs(f.located, f)
-        settled = self._settled(f, party, located)
+        settled = self._settled(f, party, located, origins)
         leg = settled or leg
         if party is not None and f.status != "not made":
             self._move(party, leg, located, f.sentence)
@@ -361,9 +359,22 @@ class Tracker:
             and not f.mover.span[0] <= f.start < f.mover.span[1]  # "refugees fleeing X": who
             and f.mover.text.lower() not in FIRST_PERSON  # a reporter's or a speaker's own
         ):
-            here = [p for p in self.towns(f.sentence) if p not in self._framed[f.sentence]]
+            here = [p for p in self.towns(f.sentence) if p not in self._framed_in(f.sentence)]
             if len(here) == 1:
                 self._scenes.append((here[0], f.sentence))
+
+    def _framed_in(self, sentence: int) -> set[str]:
+        """The places the frames of a sentence name (read when first asked)."""
+        if sentence not in self._framed:
+            self._framed[sentence] = {
+                r
+                for f in self._frames
+                if f.sentence == sentence
+                for e in [*f.origins, *f.destinations, *f.via, *f.located]
+                if e.kind in {"toponym", "anaphor"}  # those with no side effects
+                for r in self.refs(e, f)
+            }
+        return self._framed[sentence]
 
     @staticmethod
     def _from(leg: Leg, place: str, how: str, sentence: int) -> None:
@@ -408,7 +419,9 @@ class Tracker:
             )
             self._scenes.append(told)
 
-    def _settled(self, f: Frame, party: Party | None, located: list[str]) -> Leg | None:
+    def _settled(
+        self, f: Frame, party: Party | None, located: list[str], origins: list[str]
+    ) -> Leg | None:
         """People who left X and now live or stay in Y ("a boy displaced from X ... where
         he lives in Y") moved from X to Y."""
         if (
@@ -423,7 +436,6 @@ class Tracker:
             and self._apart([party.place], located[:1])
         ):
             return Leg(f, party, [party.place], located[:1], [], "track", party.place_sentence)
-        origins = self._refs(f.origins, f)
         if (
             f.kind == "stay"
             and f.status == "made"
